@@ -1,0 +1,24 @@
+# Kokkos decides the backend: point Kokkos_ROOT (or CMAKE_PREFIX_PATH) at the
+# install you want recur built for.
+find_package(Kokkos 3.4 REQUIRED)
+message(STATUS "recur: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR}, backends: ${Kokkos_DEVICES}")
+
+foreach(backend IN LISTS RECUR_REQUIRE_BACKENDS)
+  kokkos_check(DEVICES ${backend} RETURN_VALUE recur_has_backend)
+  if(NOT recur_has_backend)
+    message(FATAL_ERROR
+      "recur: this build needs the Kokkos backend '${backend}', but the Kokkos "
+      "at ${Kokkos_DIR} enables only: ${Kokkos_DEVICES}. Point Kokkos_ROOT at a "
+      "Kokkos built with -DKokkos_ENABLE_${backend}=ON (see README.md).")
+  endif()
+endforeach()
+
+# Usually installed beside Kokkos, so Kokkos_ROOT is a good hint.
+find_package(KokkosKernels QUIET HINTS ${Kokkos_ROOT} $ENV{Kokkos_ROOT})
+if(KokkosKernels_FOUND)
+  set(RECUR_ENABLE_KOKKOSKERNELS ON)
+  message(STATUS "recur: Kokkos Kernels ${KokkosKernels_VERSION} from ${KokkosKernels_DIR}")
+else()
+  set(RECUR_ENABLE_KOKKOSKERNELS OFF)
+  message(STATUS "recur: Kokkos Kernels not found; building without it")
+endif()

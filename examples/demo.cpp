@@ -1,0 +1,92 @@
+// recur's demo: the seed's two tables through recur::evaluate, then the
+// throughput of a large batch next to a Kokkos fill of the same bytes (the
+// bandwidth ceiling, measured here, in this process).
+//
+//   recur_demo [log2(M)]     (M = 2^22 on CPUs, 2^24 on GPUs by default)
+#include "print_table.hpp"
+
+#include <recur/recur.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+namespace demo {
+
+using Space = Kokkos::DefaultExecutionSpace;
+
+template <class Operation>
+double best_seconds(const Operation& operation, int repetitions = 5) {
+  operation();  // warm-up
+  Space().fence();
+  double best = 1e300;
+  for (int r = 0; r < repetitions; ++r) {
+    Kokkos::Timer timer;
+    operation();
+    Space().fence();
+    best = std::min(best, timer.seconds());
+  }
+  return best;
+}
+
+template <class Layout, class Family>
+void throughput_row(const char* layout, const Family& family, int M, int N) {
+  using T = float;
+  Kokkos::View<T*, Space> x("x", M);
+  Kokkos::View<T**, Layout, Space> V(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "V"), M, N);
+  Kokkos::parallel_for(
+      "demo::x", Kokkos::RangePolicy<Space>(0, M),
+      KOKKOS_LAMBDA(int i) { x(i) = T(-1) + T(2) * T(i) / T(M); });
+  const double fill = best_seconds([&] { Kokkos::deep_copy(Space(), V, T(1)); });
+  const double eval = best_seconds([&] { recur::evaluate(Space(), family, x, V); });
+  const double recur_gbs = (double(M) * N + M) * sizeof(T) / eval / 1e9;
+  const double fill_gbs  = double(M) * N * sizeof(T) / fill / 1e9;
+  std::printf("%-20s %-12s %8.3f ms %9.1f GB/s %9.1f GB/s %7.1f %%\n",
+              Family::name(), layout, eval * 1e3, recur_gbs, fill_gbs,
+              100 * recur_gbs / fill_gbs);
+}
+
+}  // namespace demo
+
+int main(int argc, char* argv[]) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  recur::print_configuration(std::cout);
+  std::cout << '\n';
+
+  {
+    Kokkos::View<float*> x("x", 4);
+    Kokkos::View<float**> V("V", 4, 4);
+    Kokkos::parallel_for("demo::x", 4, KOKKOS_LAMBDA(int i) { x(i) = i + 1; });
+    recur::evaluate(recur::PowerSums{}, x, V);
+    print_table("power sums, x = 1..4, N = 4 (seed t2.py)", V);
+  }
+  {
+    Kokkos::View<float*> x("x", 5);
+    Kokkos::View<float**> V("V", 5, 4);
+    Kokkos::parallel_for("demo::x", 5, KOKKOS_LAMBDA(int i) { x(i) = i; });
+    recur::evaluate(recur::HermiteENormalized{}, x, V);
+    print_table("He_n(x)/sqrt(n!), x = 0..4, N = 4 (seed t3.py)", V);
+  }
+
+  using demo::Space;
+  const bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                                  Space::memory_space>::accessible;
+  const int log2_m = argc > 1 ? std::atoi(argv[1]) : (on_host ? 22 : 24);
+  const int M      = 1 << log2_m;
+  const int N      = 32;
+  std::printf(
+      "\nthroughput on %s, float, M = 2^%d, N = %d (best of 5; bytes = M*N "
+      "written + M read)\n",
+      Space::name(), log2_m, N);
+  std::printf("%-20s %-12s %11s %14s %14s %9s\n", "family", "layout", "time",
+              "recur", "fill ceiling", "of fill");
+  demo::throughput_row<Kokkos::LayoutLeft>("LayoutLeft", recur::PowerSums{}, M, N);
+  demo::throughput_row<Kokkos::LayoutRight>("LayoutRight", recur::PowerSums{}, M, N);
+  demo::throughput_row<Kokkos::LayoutLeft>("LayoutLeft", recur::HermiteE{}, M, N);
+  demo::throughput_row<Kokkos::LayoutRight>("LayoutRight", recur::HermiteE{}, M, N);
+  demo::throughput_row<Kokkos::LayoutLeft>("LayoutLeft", recur::HermiteENormalized{}, M, N);
+  demo::throughput_row<Kokkos::LayoutRight>("LayoutRight", recur::HermiteENormalized{}, M, N);
+}

@@ -1,0 +1,15 @@
+#ifndef RECUR_RECUR_HPP
+#define RECUR_RECUR_HPP
+
+/// recur: batched recurrences on Kokkos. One include for the whole public API.
+
+#include <recur/config.hpp>
+#include <recur/evaluate.hpp>
+#include <recur/families.hpp>
+#include <recur/for_each_slice.hpp>
+#include <recur/math.hpp>
+#include <recur/policies.hpp>
+#include <recur/slice.hpp>
+#include <recur/version.hpp>
+
+#endif

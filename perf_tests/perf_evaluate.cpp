@@ -1,0 +1,122 @@
+// Throughput of recur::evaluate against the bandwidth ceiling measured in the
+// same process: a Kokkos fill (deep_copy of a scalar) of the same View.
+//
+//   recur_perf --benchmark_out=evaluate.json --benchmark_out_format=json
+//   recur_perf --benchmark_filter=Cuda        (one backend; names carry it)
+//
+// Counters: GBps = (M*N written + M read) * sizeof(T) / median time;
+// fill_GBps = M*N*sizeof(T) / median fill time; of_fill = GBps / fill_GBps.
+#include <recur/recur.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace recur_perf {
+
+template <class Space, class Operation>
+double median_seconds(const Space& space, const Operation& operation, int repetitions) {
+  std::vector<double> times;
+  for (int r = 0; r < repetitions; ++r) {
+    space.fence();
+    Kokkos::Timer timer;
+    operation();
+    space.fence();
+    times.push_back(timer.seconds());
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
+}
+
+template <class Space, class T, class Layout, class Family>
+void evaluate(benchmark::State& state) {
+  const std::int64_t M = std::int64_t(1) << state.range(0);
+  const int N          = int(state.range(1));
+  const Space space;
+  Kokkos::View<T*, Space> x(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "x"), M);
+  Kokkos::View<T**, Layout, Space> V(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "V"), M, N);
+  Kokkos::parallel_for(
+      "recur_perf::x", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, M),
+      KOKKOS_LAMBDA(std::int64_t i) { x(i) = T(-1) + T(2) * T(i) / T(M); });
+
+  const double fill = median_seconds(space, [&] { Kokkos::deep_copy(space, V, T(1)); }, 7);
+  std::vector<double> times;
+  recur::evaluate(space, Family{}, x, V);  // warm-up
+  for (auto _ : state) {
+    space.fence();
+    Kokkos::Timer timer;
+    recur::evaluate(space, Family{}, x, V);
+    space.fence();
+    times.push_back(timer.seconds());
+    state.SetIterationTime(times.back());
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  const double median   = times[times.size() / 2];
+  const double gbs      = double(M * N + M) * sizeof(T) / median / 1e9;
+  const double fill_gbs = double(M * N) * sizeof(T) / fill / 1e9;
+  state.counters["GBps"]      = gbs;
+  state.counters["fill_GBps"] = fill_gbs;
+  state.counters["of_fill"]   = gbs / fill_gbs;
+}
+
+template <class Space, class T, class Layout, class Family>
+void add(const std::string& layout) {
+  const bool device =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+  const std::string name = std::string("evaluate/") + Space::name() + "/" +
+                           (std::is_same_v<T, float> ? "float" : "double") + "/" +
+                           layout + "/" + Family::name();
+  auto* b = benchmark::RegisterBenchmark(name.c_str(), evaluate<Space, T, Layout, Family>);
+  b->ArgNames({"log2M", "N"})->UseManualTime()->Unit(benchmark::kMillisecond);
+  // The shapes on a GPU; 16x fewer rows on CPUs.
+  const int shrink = device ? 0 : 4;
+  for (auto [log2_m, n] : {std::pair{24, 32}, {22, 64}, {20, 256}, {26, 4}})
+    b->Args({log2_m - shrink, n});
+}
+
+template <class Space, class T, class Layout>
+void add_families(const std::string& layout) {
+  add<Space, T, Layout, recur::PowerSums>(layout);
+  add<Space, T, Layout, recur::HermiteE>(layout);
+  add<Space, T, Layout, recur::HermiteENormalized>(layout);
+}
+
+template <class Space>
+void add_space() {
+  add_families<Space, float, Kokkos::LayoutLeft>("LayoutLeft");
+  add_families<Space, float, Kokkos::LayoutRight>("LayoutRight");
+  add_families<Space, double, Kokkos::LayoutLeft>("LayoutLeft");
+  add_families<Space, double, Kokkos::LayoutRight>("LayoutRight");
+}
+
+}  // namespace recur_perf
+
+int main(int argc, char* argv[]) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  benchmark::Initialize(&argc, argv);
+#ifdef KOKKOS_ENABLE_CUDA
+  recur_perf::add_space<Kokkos::Cuda>();
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  recur_perf::add_space<Kokkos::OpenMP>();
+#endif
+#ifdef KOKKOS_ENABLE_SERIAL
+  recur_perf::add_space<Kokkos::Serial>();
+#endif
+  std::ostringstream configuration;
+  Kokkos::print_configuration(configuration);
+  benchmark::AddCustomContext("recur_version", recur::version());
+  benchmark::AddCustomContext("git_commit", RECUR_GIT_COMMIT);
+  benchmark::AddCustomContext("default_execution_space",
+                              Kokkos::DefaultExecutionSpace::name());
+  benchmark::AddCustomContext("kokkos_configuration", configuration.str());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+}

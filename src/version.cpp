@@ -1,0 +1,33 @@
+#include <recur/version.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <ostream>
+
+namespace recur {
+
+std::string version() { return RECUR_VERSION_STRING; }
+
+void print_configuration(std::ostream& out) {
+  out << "recur " << version() << " on Kokkos " << KOKKOS_VERSION / 10000
+      << '.' << KOKKOS_VERSION / 100 % 100 << '.' << KOKKOS_VERSION % 100
+      << ", default execution space "
+      << Kokkos::DefaultExecutionSpace::name() << ", enabled:"
+#ifdef KOKKOS_ENABLE_CUDA
+      << " Cuda"
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+      << " OpenMP"
+#endif
+#ifdef KOKKOS_ENABLE_SERIAL
+      << " Serial"
+#endif
+#ifdef RECUR_ENABLE_KOKKOSKERNELS
+      << "; Kokkos Kernels on"
+#else
+      << "; Kokkos Kernels off"
+#endif
+      << '\n';
+}
+
+}  // namespace recur

@@ -1,0 +1,197 @@
+#include "test_support.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace {
+
+using namespace recur_test;
+
+template <class C>
+class Evaluate : public ::testing::Test {};
+TYPED_TEST_SUITE(Evaluate, AllConfigs, ConfigName);
+
+// Evaluates `family` for M points in [-bound, bound] and each N, and checks
+// every row against the long double reference with the scaled metric.
+template <class C, class Family, class Reference>
+void expect_matches_reference(const Family& family, Reference reference,
+                              double bound, const std::vector<int>& Ns) {
+  using T = typename C::scalar;
+  const std::size_t M = 1037;
+  const std::vector<T> xs = sample_points<T>(M, bound);
+  const auto x            = to_device<typename C::XView>(xs);
+  for (int N : Ns) {
+    typename C::VView V("V", M, N);
+    recur::evaluate(typename C::space{}, family, x, V);
+    const auto h = to_host(V);
+    double worst = 0;
+    std::size_t worst_row = 0;
+    for (std::size_t i = 0; i < M; ++i) {
+      const double e = scaled_error([&](std::size_t n) { return h(i, n); },
+                                    reference(xs[i], N));
+      if (!(e <= worst)) {
+        worst     = e;
+        worst_row = i;
+      }
+    }
+    EXPECT_LE(worst, tolerance<T>(N))
+        << Family::name() << " N=" << N << " worst at x=" << xs[worst_row];
+    if (std::getenv("RECUR_TEST_VERBOSE"))
+      std::printf("%s N=%d worst %.3g = %.3g of tolerance\n", Family::name(),
+                  N, worst, worst / tolerance<T>(N));
+  }
+}
+
+template <class T>
+std::vector<int> degrees() {
+  if constexpr (std::is_same_v<T, double>) return {1, 2, 3, 7, 32, 200};
+  return {1, 2, 3, 7, 32};
+}
+
+TYPED_TEST(Evaluate, PowerSumsMatchLongDoubleReference) {
+  // |x| <= 2 keeps x^N representable in float up to N = 32 and in double
+  // up to N = 200.
+  expect_matches_reference<TypeParam>(recur::PowerSums{}, power_sums_reference,
+                                      2.0, degrees<typename TypeParam::scalar>());
+}
+
+TYPED_TEST(Evaluate, HermiteEMatchesLongDoubleReference) {
+  expect_matches_reference<TypeParam>(recur::HermiteE{}, hermite_e_reference,
+                                      6.0, degrees<typename TypeParam::scalar>());
+}
+
+TYPED_TEST(Evaluate, HermiteENormalizedMatchesLongDoubleReference) {
+  expect_matches_reference<TypeParam>(recur::HermiteENormalized{},
+                                      hermite_e_normalized_reference, 6.0,
+                                      degrees<typename TypeParam::scalar>());
+}
+
+// The seed's He_n / sqrt(n!) overflows float from n = 35 and double from
+// n = 171; the normalized recurrence stays finite and accurate far beyond.
+TYPED_TEST(Evaluate, HermiteENormalizedStaysFiniteAtHighDegree) {
+  using T = typename TypeParam::scalar;
+  if constexpr (std::is_same_v<T, float>) {
+    expect_matches_reference<TypeParam>(recur::HermiteENormalized{},
+                                        hermite_e_normalized_reference, 12.0,
+                                        {64});
+  } else {
+    expect_matches_reference<TypeParam>(recur::HermiteENormalized{},
+                                        hermite_e_normalized_reference, 40.0,
+                                        {2000});
+  }
+}
+
+TYPED_TEST(Evaluate, DefaultInstanceAndExplicitPolicyGiveTheSameValues) {
+  using T         = typename TypeParam::scalar;
+  const int M     = 300;
+  const int N     = 9;
+  const auto x    = to_device<typename TypeParam::XView>(sample_points<T>(M, 3));
+  typename TypeParam::VView a("a", M, N), b("b", M, N);
+  recur::evaluate(typename TypeParam::space{}, recur::HermiteENormalized{}, x,
+                  a, recur::ThreadPerX{});
+  recur::evaluate(recur::HermiteENormalized{}, x, b);
+  const auto ha = to_host(a);
+  const auto hb = to_host(b);
+  int differences = 0;
+  for (int i = 0; i < M; ++i)
+    for (int n = 0; n < N; ++n) differences += ha(i, n) != hb(i, n);
+  EXPECT_EQ(differences, 0);
+  EXPECT_EQ(hb(0, 0), T(1));  // He_0 = 1: b was written
+}
+
+// A LayoutStride V (every other row of a larger View) is filled in place and
+// the rows in between are left untouched.
+TYPED_TEST(Evaluate, LayoutStrideSubviewWritesOnlyItsEntries) {
+  using T      = typename TypeParam::scalar;
+  using Space  = typename TypeParam::space;
+  const int M  = 257;
+  const int N  = 6;
+  const std::vector<T> xs = sample_points<T>(M, 1.5);
+  const auto x = to_device<typename TypeParam::XView>(xs);
+  typename TypeParam::VView big("big", 2 * M, N + 3);
+  Kokkos::deep_copy(big, T(-777));
+  Kokkos::View<T**, Kokkos::LayoutStride, Space> V = Kokkos::subview(
+      big, std::make_pair(M, 2 * M), std::make_pair(1, N + 1));
+  recur::evaluate(Space{}, recur::PowerSums{}, x, V);
+  const auto h = to_host(big);
+  double worst = 0;
+  int untouched_changed = 0;
+  for (int i = 0; i < 2 * M; ++i) {
+    for (int n = 0; n < N + 3; ++n) {
+      const bool inside = i >= M && n >= 1 && n <= N;
+      if (!inside) untouched_changed += h(i, n) != T(-777);
+    }
+    if (i >= M) {
+      const auto ref = power_sums_reference(xs[i - M], N);
+      worst = std::max(worst, scaled_error(
+                                  [&](std::size_t n) { return h(i, n + 1); }, ref));
+    }
+  }
+  EXPECT_EQ(untouched_changed, 0);
+  EXPECT_LE(worst, tolerance<T>(N));
+}
+
+// x in a different precision than V: the recurrence runs in V's precision on
+// x converted to it.
+TYPED_TEST(Evaluate, XInOtherPrecisionIsConvertedToVsPrecision) {
+  using T     = typename TypeParam::scalar;
+  using Other = std::conditional_t<std::is_same_v<T, float>, double, float>;
+  using Space = typename TypeParam::space;
+  const int M = 100;
+  const int N = 12;
+  const std::vector<Other> xo = sample_points<Other>(M, 4);
+  std::vector<T> xt(xo.begin(), xo.end());
+  const auto x_other = to_device<Kokkos::View<Other*, Space>>(xo);
+  const auto x_same  = to_device<typename TypeParam::XView>(xt);
+  typename TypeParam::VView a("a", M, N), b("b", M, N);
+  recur::evaluate(Space{}, recur::HermiteE{}, x_other, a);
+  recur::evaluate(Space{}, recur::HermiteE{}, x_same, b);
+  const auto ha = to_host(a);
+  const auto hb = to_host(b);
+  int differences = 0;
+  for (int i = 0; i < M; ++i)
+    for (int n = 0; n < N; ++n) differences += ha(i, n) != hb(i, n);
+  EXPECT_EQ(differences, 0);
+}
+
+// A family defined outside the library, by its coefficients alone: the
+// monomials x^n (p_{n+1} = x p_n).
+struct Monomials {
+  static constexpr const char* name() { return "TestMonomials"; }
+  double initial() const { return 1.0; }
+  recur::ThreeTermCoefficients<double> coefficients(int) const {
+    return {1.0, 0.0, 0.0};
+  }
+};
+
+TYPED_TEST(Evaluate, UserThreeTermFamilyNeedsNoLibraryChange) {
+  using T     = typename TypeParam::scalar;
+  const int M = 64;
+  const int N = 10;
+  const std::vector<T> xs = sample_points<T>(M, 1.9);
+  const auto x = to_device<typename TypeParam::XView>(xs);
+  typename TypeParam::VView V("V", M, N);
+  recur::evaluate(Monomials{}, x, V);
+  const auto h = to_host(V);
+  double worst = 0;
+  for (int i = 0; i < M; ++i) {
+    std::vector<long double> ref(N);
+    for (int n = 0; n < N; ++n) ref[n] = std::pow((long double)xs[i], n);
+    worst = std::max(worst, scaled_error([&](std::size_t n) { return h(i, n); }, ref));
+  }
+  EXPECT_LE(worst, tolerance<T>(N));
+}
+
+TEST(Configuration, NamesVersionAndKokkos) {
+  std::ostringstream out;
+  recur::print_configuration(out);
+  EXPECT_NE(out.str().find("recur " RECUR_VERSION_STRING " on Kokkos "),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find(Kokkos::DefaultExecutionSpace::name()),
+            std::string::npos)
+      << out.str();
+}
+
+}  // namespace

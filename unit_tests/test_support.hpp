@@ -1,0 +1,171 @@
+#ifndef RECUR_TEST_SUPPORT_HPP
+#define RECUR_TEST_SUPPORT_HPP
+
+// Shared by the unit tests: the typed-test configurations (every enabled
+// execution space x {float, double} x {LayoutLeft, LayoutRight}), View
+// helpers, long double references and the accuracy metric.
+
+#include <recur/recur.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+namespace recur_test {
+
+template <class ExecSpace, class Scalar, class Layout>
+struct Config {
+  using space  = ExecSpace;
+  using scalar = Scalar;
+  using layout = Layout;
+  using XView  = Kokkos::View<Scalar*, ExecSpace>;
+  using VView  = Kokkos::View<Scalar**, Layout, ExecSpace>;
+};
+
+template <class... Spaces>
+struct SpaceList {};
+
+using EnabledSpaces = SpaceList<
+#ifdef KOKKOS_ENABLE_CUDA
+    Kokkos::Cuda,
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+    Kokkos::OpenMP,
+#endif
+#ifdef KOKKOS_ENABLE_SERIAL
+    Kokkos::Serial,
+#endif
+    void>;
+
+template <class List, class... Done>
+struct ConfigsOf;
+template <class... Done>
+struct ConfigsOf<SpaceList<void>, Done...> {
+  using type = ::testing::Types<Done...>;
+};
+template <class Space, class... Rest, class... Done>
+struct ConfigsOf<SpaceList<Space, Rest...>, Done...>
+    : ConfigsOf<SpaceList<Rest...>, Done...,
+                Config<Space, float, Kokkos::LayoutLeft>,
+                Config<Space, float, Kokkos::LayoutRight>,
+                Config<Space, double, Kokkos::LayoutLeft>,
+                Config<Space, double, Kokkos::LayoutRight>> {};
+
+using AllConfigs = typename ConfigsOf<EnabledSpaces>::type;
+
+struct ConfigName {
+  template <class C>
+  static std::string GetName(int) {
+    std::string name = C::space::name();
+    name += std::is_same_v<typename C::scalar, float> ? "_float" : "_double";
+    name += std::is_same_v<typename C::layout, Kokkos::LayoutLeft> ? "_Left"
+                                                                   : "_Right";
+    return name;
+  }
+};
+
+/// x values: the given edge points, then uniform random ones in [-bound, bound].
+template <class T>
+std::vector<T> sample_points(std::size_t count, double bound,
+                             std::vector<double> edges = {0.0, 1.0, -1.0}) {
+  std::mt19937_64 rng(20261130);
+  std::uniform_real_distribution<double> dist(-bound, bound);
+  std::vector<T> x;
+  for (double e : edges)
+    if (x.size() < count) x.push_back(T(e));
+  while (x.size() < count) x.push_back(T(dist(rng)));
+  return x;
+}
+
+template <class XView>
+XView to_device(const std::vector<typename XView::value_type>& values) {
+  XView x("x", values.size());
+  auto host = Kokkos::create_mirror_view(x);
+  for (std::size_t i = 0; i < values.size(); ++i) host(i) = values[i];
+  Kokkos::deep_copy(x, host);
+  return x;
+}
+
+template <class View>
+auto to_host(const View& V) {
+  auto host = Kokkos::create_mirror_view(V);
+  Kokkos::deep_copy(host, V);
+  return host;
+}
+
+// References in long double, by formulas independent of the library's.
+inline std::vector<long double> power_sums_reference(long double x, int N) {
+  std::vector<long double> s(N);
+  long double sum = 0;
+  for (int k = 0; k < N; ++k) {
+    sum += std::pow(x, k + 1);
+    s[k] = sum;
+  }
+  return s;
+}
+
+inline std::vector<long double> hermite_e_reference(long double x, int N) {
+  std::vector<long double> h(N);
+  long double previous = 0, current = 1;
+  for (int n = 0; n < N; ++n) {
+    h[n] = current;
+    const long double next = x * current - n * previous;
+    previous               = current;
+    current                = next;
+  }
+  return h;
+}
+
+// He_n(x) / sqrt(n!), dividing by a running product of sqrt(k) in long double.
+inline std::vector<long double> hermite_e_normalized_reference(long double x,
+                                                               int N) {
+  std::vector<long double> h = hermite_e_reference(x, N);
+  long double sqrt_factorial = 1;
+  for (int n = 0; n < N; ++n) {
+    if (n > 0) sqrt_factorial *= std::sqrt((long double)n);
+    h[n] /= sqrt_factorial;
+  }
+  return h;
+}
+
+template <class T>
+double tolerance(int N) {
+  return (std::is_same_v<T, float> ? 2e-6 : 1e-13) * std::sqrt(double(N));
+}
+
+/// The worst scaled error of row `got` (callable got(n)) against `ref`:
+///   max_n |got(n) - ref[n]| / scale_n,
+///   scale_n = max(|ref[n-1]|, |ref[n]|, |ref[n+1]|, 1e-3 max_m |ref[m]|).
+/// A recurrence carries the pair (p_{n-1}, p_n) forward, so the rounding it
+/// commits at step n is relative to the size of that pair, not to |p_n| alone:
+/// near a zero of p_n (or a cancellation in a power sum) no algorithm working
+/// in precision T does better than eps_T times its neighbours. The floor of
+/// 1e-3 times the row's largest value keeps tiny rows honest. Infinite when
+/// got(n) is not finite although ref[n] is.
+template <class Got>
+double scaled_error(const Got& got, const std::vector<long double>& ref) {
+  long double row_max = 0;
+  for (long double r : ref) row_max = std::max(row_max, std::fabs(r));
+  double worst = 0;
+  for (std::size_t n = 0; n < ref.size(); ++n) {
+    const long double g = got(n);
+    if (!std::isfinite(g)) return INFINITY;
+    long double scale = std::max(std::fabs(ref[n]), 1e-3L * row_max);
+    if (n > 0) scale = std::max(scale, std::fabs(ref[n - 1]));
+    if (n + 1 < ref.size()) scale = std::max(scale, std::fabs(ref[n + 1]));
+    const long double error = std::fabs(g - ref[n]);
+    worst = std::max(worst, double(scale > 0 ? error / scale : error));
+  }
+  return worst;
+}
+
+}  // namespace recur_test
+
+#endif
