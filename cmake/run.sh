@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# recur's one entry point for a fresh machine (Debian or Ubuntu):
+#
+#   cmake/run.sh demo    build everything (dependencies included), run the demo
+#   cmake/run.sh test    build everything, run the whole test suite (ctest)
+#   cmake/run.sh perf    build everything, run the perf suite (JSON in build/)
+#   cmake/run.sh deps    only make sure the dependencies are there
+#
+# Dependencies, each looked for before anything is installed or built:
+#   - GoogleTest and Google Benchmark: Debian's libgtest-dev and
+#     libbenchmark-dev, installed with apt-get when missing.
+#   - Kokkos and Kokkos Kernels: the install named by $Kokkos_ROOT if set;
+#     otherwise a cached build in .deps/ (git-ignored), made once from the
+#     Kokkos 3.4.01 and Kokkos Kernels 3.4.01 sources that Debian's trilinos
+#     source package carries (OpenMP + Serial). apt runs with private state
+#     directories, so the system's apt configuration is left as it was.
+#
+# Environment: RECUR_PRESET (openmp | serial | cuda; default openmp),
+# Kokkos_ROOT (use this Kokkos instead of building one), RECUR_DEPS (cache
+# folder, default .deps), RECUR_JOBS (parallel build jobs, default nproc).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+preset=${RECUR_PRESET:-openmp}
+deps=${RECUR_DEPS:-$root/.deps}
+jobs=${RECUR_JOBS:-$(nproc)}
+kokkos_prefix=$deps/kokkos-3.4.01
+
+say() { printf 'recur: %s\n' "$*" >&2; }
+die() { printf 'recur: error: %s\n' "$*" >&2; exit 1; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"
+  elif command -v sudo >/dev/null; then sudo "$@"
+  else die "need root to run: $* (install it, or rerun as root)"; fi
+}
+
+ensure_test_packages() {
+  local missing=()
+  dpkg -s libgtest-dev >/dev/null 2>&1 || missing+=(libgtest-dev)
+  dpkg -s libbenchmark-dev >/dev/null 2>&1 || missing+=(libbenchmark-dev)
+  if [ ${#missing[@]} -gt 0 ]; then
+    say "installing ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
+# One-line deb-src entries for the machine's own archive (the entries of the
+# release it runs, e.g. "bookworm"), read from its apt sources.
+archive_sources() {
+  local codename
+  codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+  [ -n "$codename" ] || die "cannot tell this system's release from /etc/os-release"
+  {
+    for f in /etc/apt/sources.list.d/*.sources; do
+      [ -e "$f" ] || continue
+      awk -v RS= -v codename="$codename" '
+        { types = uris = suites = comps = key = ""
+          n = split($0, lines, "\n")
+          for (i = 1; i <= n; i++) {
+            line = lines[i]; sub(/^[ \t]+/, "", line)
+            if (line ~ /^#/) continue
+            split(line, kv, ":"); field = kv[1]; value = substr(line, length(field) + 2)
+            sub(/^[ \t]+/, "", value)
+            if (field == "Types") types = value
+            else if (field == "URIs") uris = value
+            else if (field == "Suites") suites = value
+            else if (field == "Components") comps = value
+            else if (field == "Signed-By") key = value
+          }
+          if (types !~ /(^| )deb( |$)/) next
+          ns = split(suites, s, " "); nu = split(uris, u, " ")
+          for (a = 1; a <= nu; a++) for (b = 1; b <= ns; b++)
+            if (s[b] == codename)
+              printf "deb-src %s %s %s %s\n", (key ? "[signed-by=" key "]" : ""), u[a], s[b], comps
+        }' "$f"
+    done
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+      [ -e "$f" ] || continue
+      awk -v codename="$codename" '$1 == "deb" {
+          line = $0; sub(/^deb/, "deb-src", line)
+          for (i = 2; i <= NF; i++) if ($i == codename) { print line; break } }' "$f"
+    done
+  } | sort -u
+}
+
+build_kokkos() {
+  local work=$deps/work apt=$deps/work/apt
+  rm -rf "$work"
+  mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/etc/sources.list.d" \
+           "$apt/etc/preferences.d" "$work/src"
+  archive_sources > "$apt/etc/sources.list"
+  [ -s "$apt/etc/sources.list" ] || die "found no apt source for this release to take the trilinos source package from"
+  local opts=(-o "Dir::State=$apt" -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
+              -o "Dir::Etc::SourceList=$apt/etc/sources.list" -o "Dir::Etc::SourceParts=$apt/etc/sources.list.d"
+              -o "Dir::Etc::Preferences=$apt/etc/preferences" -o "Dir::Etc::PreferencesParts=$apt/etc/preferences.d"
+              -o "Dir::State::status=/var/lib/dpkg/status" -o "APT::Sandbox::User=$(id -un)")
+  say "fetching Debian's trilinos source package (it carries Kokkos 3.4.01 and Kokkos Kernels 3.4.01)"
+  apt-get "${opts[@]}" -qq update
+  (cd "$work/src" && apt-get "${opts[@]}" -qq source --download-only trilinos)
+  local tarball
+  tarball=$(ls "$work"/src/trilinos_*.orig.tar.* 2>/dev/null | head -n 1)
+  [ -n "$tarball" ] || die "apt-get source trilinos brought no .orig tarball"
+  tar -xf "$tarball" -C "$work/src" --wildcards '*/packages/kokkos/*' '*/packages/kokkos-kernels/*'
+  local packages
+  packages=$(ls -d "$work"/src/*/packages | head -n 1)
+
+  say "building Kokkos (OpenMP + Serial) into $kokkos_prefix"
+  cmake -S "$packages/kokkos" -B "$work/kokkos-build" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_INSTALL_PREFIX="$kokkos_prefix" -DCMAKE_CXX_STANDARD=17 \
+    -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON > "$work/kokkos-configure.log" 2>&1
+  cmake --build "$work/kokkos-build" -j "$jobs" > "$work/kokkos-build.log"
+  cmake --install "$work/kokkos-build" > /dev/null
+
+  say "building Kokkos Kernels (header-only use, no pre-instantiation) into $kokkos_prefix"
+  cmake -S "$packages/kokkos-kernels" -B "$work/kernels-build" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_INSTALL_PREFIX="$kokkos_prefix" -DKokkos_ROOT="$kokkos_prefix" \
+    -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF \
+    -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
+    -DKokkosKernels_INST_OFFSET_INT=OFF -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \
+    -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_ENABLE_TESTS=OFF > "$work/kernels-configure.log" 2>&1
+  cmake --build "$work/kernels-build" -j "$jobs" > "$work/kernels-build.log"
+  cmake --install "$work/kernels-build" > /dev/null
+  rm -rf "$work"
+}
+
+ensure_kokkos() {
+  if [ -n "${Kokkos_ROOT:-}" ]; then
+    [ -d "$Kokkos_ROOT" ] || die "Kokkos_ROOT=$Kokkos_ROOT is not a folder; point it at a Kokkos install prefix"
+    say "using Kokkos from Kokkos_ROOT=$Kokkos_ROOT"
+    return
+  fi
+  [ "$preset" != cuda ] || die "the cuda preset needs a CUDA-enabled Kokkos: set Kokkos_ROOT to its install prefix (README.md, 'Building for CUDA')"
+  if [ ! -f "$kokkos_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ] &&
+     [ ! -f "$kokkos_prefix/lib64/cmake/Kokkos/KokkosConfig.cmake" ]; then
+    build_kokkos
+  fi
+  export Kokkos_ROOT=$kokkos_prefix
+}
+
+build() {
+  ensure_test_packages
+  ensure_kokkos
+  cmake --preset "$preset" -S "$root" > "$deps/configure-$preset.log" 2>&1 ||
+    { cat "$deps/configure-$preset.log" >&2; die "configuring the '$preset' preset failed"; }
+  cmake --build --preset "$preset" -j "$jobs"
+}
+
+mkdir -p "$deps"
+case "${1:-}" in
+  deps) ensure_test_packages; ensure_kokkos; say "Kokkos_ROOT=$Kokkos_ROOT" ;;
+  demo) build; "$root/build/$preset/examples/recur_demo" ;;
+  test) build; ctest --preset "$preset" ;;
+  perf) build
+        "$root/build/$preset/perf_tests/recur_perf" \
+          --benchmark_out="$root/build/$preset/perf.json" --benchmark_out_format=json ;;
+  *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
