@@ -12,8 +12,10 @@
 #   - Kokkos and Kokkos Kernels: the install named by $Kokkos_ROOT if set;
 #     otherwise a cached build in .deps/ (git-ignored), made once from the
 #     Kokkos 3.4.01 and Kokkos Kernels 3.4.01 sources that Debian's trilinos
-#     source package carries (OpenMP + Serial). apt runs with private state
-#     directories, so the system's apt configuration is left as it was.
+#     source package carries: OpenMP + Serial for the openmp preset, Serial
+#     alone for the serial preset (the backend is the Kokkos built against).
+#     apt runs with private state directories, so the system's apt
+#     configuration is left as it was.
 #
 # Environment: RECUR_PRESET (openmp | serial | cuda; default openmp),
 # Kokkos_ROOT (use this Kokkos instead of building one), RECUR_DEPS (cache
@@ -24,7 +26,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 preset=${RECUR_PRESET:-openmp}
 deps=${RECUR_DEPS:-$root/.deps}
 jobs=${RECUR_JOBS:-$(nproc)}
-kokkos_prefix=$deps/kokkos-3.4.01
+kokkos_prefix=$deps/kokkos-3.4.01-$preset
+kokkos_sources=$deps/kokkos-3.4.01-sources
 
 say() { printf 'recur: %s\n' "$*" >&2; }
 die() { printf 'recur: error: %s\n' "$*" >&2; exit 1; }
@@ -85,9 +88,9 @@ archive_sources() {
   } | sort -u
 }
 
-build_kokkos() {
+fetch_kokkos_sources() {
   local work=$deps/work apt=$deps/work/apt
-  rm -rf "$work"
+  rm -rf "$work" "$kokkos_sources"
   mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/etc/sources.list.d" \
            "$apt/etc/preferences.d" "$work/src"
   archive_sources > "$apt/etc/sources.list"
@@ -103,26 +106,35 @@ build_kokkos() {
   tarball=$(ls "$work"/src/trilinos_*.orig.tar.* 2>/dev/null | head -n 1)
   [ -n "$tarball" ] || die "apt-get source trilinos brought no .orig tarball"
   tar -xf "$tarball" -C "$work/src" --wildcards '*/packages/kokkos/*' '*/packages/kokkos-kernels/*'
-  local packages
-  packages=$(ls -d "$work"/src/*/packages | head -n 1)
+  mv "$(ls -d "$work"/src/*/packages | head -n 1)" "$kokkos_sources"
+  rm -rf "$work"
+}
 
-  say "building Kokkos (OpenMP + Serial) into $kokkos_prefix"
-  cmake -S "$packages/kokkos" -B "$work/kokkos-build" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_INSTALL_PREFIX="$kokkos_prefix" -DCMAKE_CXX_STANDARD=17 \
-    -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON > "$work/kokkos-configure.log" 2>&1
-  cmake --build "$work/kokkos-build" -j "$jobs" > "$work/kokkos-build.log"
-  cmake --install "$work/kokkos-build" > /dev/null
+build_kokkos() {
+  local backends=(-DKokkos_ENABLE_SERIAL=ON) build=$deps/build-$preset
+  [ "$preset" = serial ] || backends+=(-DKokkos_ENABLE_OPENMP=ON)
+  [ -d "$kokkos_sources/kokkos" ] || fetch_kokkos_sources
+  rm -rf "$build"
+  say "building Kokkos (${backends[*]}) into $kokkos_prefix"
+  cmake -S "$kokkos_sources/kokkos" -B "$build/kokkos" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_INSTALL_PREFIX="$kokkos_prefix" -DCMAKE_CXX_STANDARD=17 "${backends[@]}" \
+    > "$build/kokkos-configure.log" 2>&1 || { cat "$build/kokkos-configure.log" >&2; die "configuring Kokkos failed"; }
+  cmake --build "$build/kokkos" -j "$jobs" > "$build/kokkos-build.log" 2>&1 ||
+    { tail -40 "$build/kokkos-build.log" >&2; die "building Kokkos failed"; }
+  cmake --install "$build/kokkos" > /dev/null
 
-  say "building Kokkos Kernels (header-only use, no pre-instantiation) into $kokkos_prefix"
-  cmake -S "$packages/kokkos-kernels" -B "$work/kernels-build" -DCMAKE_BUILD_TYPE=Release \
+  say "building Kokkos Kernels (used header-only: no pre-instantiation) into $kokkos_prefix"
+  cmake -S "$kokkos_sources/kokkos-kernels" -B "$build/kernels" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$kokkos_prefix" -DKokkos_ROOT="$kokkos_prefix" \
     -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF \
     -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
     -DKokkosKernels_INST_OFFSET_INT=OFF -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \
-    -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_ENABLE_TESTS=OFF > "$work/kernels-configure.log" 2>&1
-  cmake --build "$work/kernels-build" -j "$jobs" > "$work/kernels-build.log"
-  cmake --install "$work/kernels-build" > /dev/null
-  rm -rf "$work"
+    -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_ENABLE_TESTS=OFF \
+    > "$build/kernels-configure.log" 2>&1 || { cat "$build/kernels-configure.log" >&2; die "configuring Kokkos Kernels failed"; }
+  cmake --build "$build/kernels" -j "$jobs" > "$build/kernels-build.log" 2>&1 ||
+    { tail -40 "$build/kernels-build.log" >&2; die "building Kokkos Kernels failed"; }
+  cmake --install "$build/kernels" > /dev/null
+  rm -rf "$build"
 }
 
 ensure_kokkos() {
@@ -147,6 +159,11 @@ build() {
   cmake --build --preset "$preset" -j "$jobs"
 }
 
+# Threads pinned one per core: what the OpenMP backend asks for (and
+# without which it prints a warning at every start).
+export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
+
+case "$preset" in openmp|serial|cuda) ;; *) die "RECUR_PRESET must be openmp, serial or cuda, not '$preset'" ;; esac
 mkdir -p "$deps"
 case "${1:-}" in
   deps) ensure_test_packages; ensure_kokkos; say "Kokkos_ROOT=$Kokkos_ROOT" ;;
