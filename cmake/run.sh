@@ -114,7 +114,7 @@ build_kokkos() {
   local backends=(-DKokkos_ENABLE_SERIAL=ON) build=$deps/build-$preset
   [ "$preset" = serial ] || backends+=(-DKokkos_ENABLE_OPENMP=ON)
   [ -d "$kokkos_sources/kokkos" ] || fetch_kokkos_sources
-  rm -rf "$build"
+  rm -rf "$build" && mkdir -p "$build"
   say "building Kokkos (${backends[*]}) into $kokkos_prefix"
   cmake -S "$kokkos_sources/kokkos" -B "$build/kokkos" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$kokkos_prefix" -DCMAKE_CXX_STANDARD=17 "${backends[@]}" \
@@ -134,7 +134,7 @@ build_kokkos() {
   cmake --build "$build/kernels" -j "$jobs" > "$build/kernels-build.log" 2>&1 ||
     { tail -40 "$build/kernels-build.log" >&2; die "building Kokkos Kernels failed"; }
   cmake --install "$build/kernels" > /dev/null
-  rm -rf "$build"
+  rm -rf "$build" && mkdir -p "$build"
 }
 
 ensure_kokkos() {
