@@ -134,7 +134,7 @@ build_kokkos() {
   cmake --build "$build/kernels" -j "$jobs" > "$build/kernels-build.log" 2>&1 ||
     { tail -40 "$build/kernels-build.log" >&2; die "building Kokkos Kernels failed"; }
   cmake --install "$build/kernels" > /dev/null
-  rm -rf "$build" && mkdir -p "$build"
+  rm -rf "$build"
 }
 
 ensure_kokkos() {
