@@ -27,7 +27,20 @@ struct FamilyRow {
   KOKKOS_FUNCTION void operator()(X x, const Slice<T>& s) const {
     kernel.fill(T(x), s);
   }
+  template <class X>
+  KOKKOS_FUNCTION void operator()(X x, const Slice<T>& s, const Slice<T>& ds) const {
+    kernel.fill(T(x), s, ds);
+  }
 };
+
+template <class Policy>
+inline constexpr bool is_policy_v = std::is_same_v<Policy, Auto> ||
+                                    std::is_same_v<Policy, ThreadPerX>;
+
+template <class Family>
+std::string kernel_label(const char* operation, const char* policy) {
+  return std::string("recur::") + operation + "[" + Family::name() + "," + policy + "]";
+}
 
 template <class ExecSpace, class VView>
 ThreadPerX resolve_policy(Auto, const ExecSpace&, const VView&) {
@@ -38,10 +51,6 @@ ThreadPerX resolve_policy(ThreadPerX policy, const ExecSpace&, const VView&) {
   return policy;
 }
 
-template <class Policy>
-inline constexpr bool is_policy_v = std::is_same_v<Policy, Auto> ||
-                                    std::is_same_v<Policy, ThreadPerX>;
-
 }  // namespace impl
 
 /// Fills V(i, n) = p_n(x(i)) for every row i < M and term n < N of `family`,
@@ -50,7 +59,9 @@ inline constexpr bool is_policy_v = std::is_same_v<Policy, Auto> ||
 /// The work is enqueued on `space`; fence it before reading V on the host.
 template <class ExecSpace, class Family, class XView, class VView,
           class Policy = Auto,
-          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                               !Kokkos::is_view<Policy>::value,
+                           int> = 0>
 void evaluate(const ExecSpace& space, const Family& family, const XView& x,
               const VView& V, Policy policy = {}) {
   static_assert(impl::check_view_types<ExecSpace, XView, VView>());
@@ -62,8 +73,8 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
 
   impl::ScopedRegion region("recur::evaluate");
   const auto chosen = impl::resolve_policy(policy, space, V);
-  const std::string label = std::string("recur::evaluate[") + Family::name() +
-                            "," + decltype(chosen)::name() + "]";
+  const std::string label =
+      impl::kernel_label<Family>("evaluate", decltype(chosen)::name());
   if (V.extent(0) == 0) return;
   const auto kernel = impl::make_kernel<T>(space, family, int(V.extent(1)));
   impl::thread_per_x(space, label, x, V,
@@ -72,10 +83,58 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
 
 /// recur::evaluate on a default-constructed instance of V's execution space.
 template <class Family, class XView, class VView, class Policy = Auto,
-          std::enable_if_t<!Kokkos::is_execution_space<Family>::value, int> = 0>
+          std::enable_if_t<!Kokkos::is_execution_space<Family>::value &&
+                               !Kokkos::is_view<Policy>::value,
+                           int> = 0>
 void evaluate(const Family& family, const XView& x, const VView& V,
               Policy policy = {}) {
   evaluate(typename VView::execution_space{}, family, x, V, policy);
+}
+
+/// Fills V(i, n) = p_n(x(i)) and, in the same pass, dV(i, n) = p_n'(x(i))
+/// (the differentiated recurrence). dV has V's extents and value type; any
+/// layout.
+template <class ExecSpace, class Family, class XView, class VView, class DView,
+          class Policy = Auto,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                               Kokkos::is_view<DView>::value,
+                           int> = 0>
+void evaluate(const ExecSpace& space, const Family& family, const XView& x,
+              const VView& V, const DView& dV, Policy policy = {}) {
+  static_assert(impl::check_view_types<ExecSpace, XView, VView>());
+  static_assert(impl::check_view_types<ExecSpace, XView, DView>());
+  static_assert(std::is_same_v<typename VView::value_type, typename DView::value_type>,
+                "recur::evaluate: dV must hold the same value type as V");
+  static_assert(impl::is_policy_v<Policy>,
+                "recur::evaluate: the policy must be recur::Auto or "
+                "recur::ThreadPerX");
+  using T = typename VView::non_const_value_type;
+  static_assert(!impl::is_direct_family<Family, T>::value ||
+                    impl::has_derivative_fill<Family, T>::value,
+                "recur::evaluate: this family gives no derivatives; a direct "
+                "family needs fill(x, slice, derivative_slice) for dV");
+  impl::check_extents("recur::evaluate", x, V);
+  impl::check_same_extents("recur::evaluate", V, dV);
+
+  impl::ScopedRegion region("recur::evaluate");
+  const auto chosen = impl::resolve_policy(policy, space, V);
+  const std::string label =
+      impl::kernel_label<Family>("evaluate_with_derivative", decltype(chosen)::name());
+  if (V.extent(0) == 0) return;
+  const auto kernel = impl::make_kernel<T>(space, family, int(V.extent(1)));
+  impl::thread_per_x(space, label, x, V, dV,
+                     impl::FamilyRow<T, std::decay_t<decltype(kernel)>>{kernel});
+}
+
+/// recur::evaluate with derivatives on a default-constructed instance of V's
+/// execution space.
+template <class Family, class XView, class VView, class DView, class Policy = Auto,
+          std::enable_if_t<!Kokkos::is_execution_space<Family>::value &&
+                               Kokkos::is_view<DView>::value,
+                           int> = 0>
+void evaluate(const Family& family, const XView& x, const VView& V, const DView& dV,
+              Policy policy = {}) {
+  evaluate(typename VView::execution_space{}, family, x, V, dV, policy);
 }
 
 }  // namespace recur

@@ -6,6 +6,9 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <string>
 
 namespace recur {
 
@@ -19,18 +22,63 @@ struct ThreeTermCoefficients {
 };
 
 // A *three-term family* is a trivially copyable type with
-//   static constexpr const char* name();              // used in kernel labels
-//   double initial() const;                           // p_0, a constant
-//   ThreeTermCoefficients<double> coefficients(int n) const;  // step n -> n+1
+//   static constexpr const char* name();                       // kernel labels
+//   double initial() const;                                    // p_0, a constant
+//   ThreeTermCoefficients<double> coefficients(int n) const;   // step n -> n+1
 // recur tabulates coefficients(0 .. N-2) once per call, on the host, so they
 // may use sqrt, division or anything else; the device loop is then two FMAs
 // per output. A user family of this shape needs no library change.
 //
-// A *direct family* instead gives the whole slice itself:
+// Optional members:
+//   double norm_ratio(int n) const;  // h_{n+1} / h_n, h_n = ∫ p_n² dμ: makes
+//                                    // Normalized<Family> available
+//
+// A *direct family* instead fills the whole slice itself:
 //   template <class T> KOKKOS_FUNCTION void fill(T x, const Slice<T>& s) const;
+// and, to give derivatives too,
+//   template <class T> KOKKOS_FUNCTION void fill(T x, const Slice<T>& s,
+//                                                const Slice<T>& ds) const;
+
+namespace impl {
+
+// Family parameters are checked when the family is made, so an invalid
+// family never reaches a kernel.
+inline void require_parameter(const char* family, const char* parameter,
+                              double value, bool valid, const char* range) {
+  if (valid && std::isfinite(value)) return;
+  std::ostringstream message;
+  message << "recur::" << family << ": " << parameter << " = " << value
+          << " is invalid; " << parameter << " must be " << range;
+  throw std::invalid_argument(message.str());
+}
+
+}  // namespace impl
+
+/// The orthonormal variant of a three-term family: p_n / sqrt(h_n) with
+/// h_n = ∫ p_n² dμ, μ the probability measure proportional to the family's
+/// weight (the Wiener–Askey / polynomial-chaos convention; p_0 = 1). Its
+/// coefficients follow from the family's and from h_{n+1}/h_n, so no
+/// factorial or Gamma function is formed at run time.
+template <class Family>
+struct Normalized : Family {
+  template <class... Parameters>
+  explicit Normalized(Parameters... parameters) : Family(parameters...) {
+    Family::check_normalizable();
+  }
+  static constexpr const char* name() { return Family::normalized_name(); }
+  double initial() const { return 1.0; }
+  ThreeTermCoefficients<double> coefficients(int n) const {
+    const ThreeTermCoefficients<double> k = Family::coefficients(n);
+    const double up = std::sqrt(Family::norm_ratio(n));  // sqrt(h_{n+1}/h_n)
+    const double down =
+        n > 0 ? std::sqrt(Family::norm_ratio(n - 1)) : 1.0;  // sqrt(h_n/h_{n-1})
+    return {k.a / up, k.b / up, n > 0 ? k.c / (up * down) : 0.0};
+  }
+  double norm_ratio(int) const { return 1.0; }
+};
 
 /// Partial power sums, the seed's first example:
-/// V(i, k) = x_i + x_i^2 + ... + x_i^(k+1).
+/// V(i, n) = x_i + x_i^2 + ... + x_i^(n+1).
 struct PowerSums {
   static constexpr const char* name() { return "PowerSums"; }
 
@@ -39,37 +87,224 @@ struct PowerSums {
     // Same operation order as the seed's kernel, so float results match it.
     T power = x;
     T sum   = 0;
-    for (int k = 0; k < s.size(); ++k) {
+    for (int n = 0; n < s.size(); ++n) {
       sum += power;
-      s(k) = sum;
+      s(n) = sum;
+      power *= x;
+    }
+  }
+
+  // d/dx: 1 + 2x + ... + (n+1) x^n.
+  template <class T>
+  KOKKOS_FUNCTION void fill(T x, const Slice<T>& s, const Slice<T>& ds) const {
+    T power      = x;  // x^(n+1)
+    T power_less = 1;  // x^n
+    T sum        = 0;
+    T dsum       = 0;
+    for (int n = 0; n < s.size(); ++n) {
+      sum += power;
+      dsum += T(n + 1) * power_less;
+      s(n)  = sum;
+      ds(n) = dsum;
+      power_less = power;
       power *= x;
     }
   }
 };
 
-/// Probabilists' Hermite polynomials He_n(x) (scipy.special.eval_hermitenorm):
-/// He_0 = 1, He_1 = x, He_{n+1} = x He_n - n He_{n-1}.
+/// Monomials x^n (numpy.polynomial.polynomial.polyvander).
+struct Monomials {
+  static constexpr const char* name() { return "Monomials"; }
+  double initial() const { return 1.0; }
+  ThreeTermCoefficients<double> coefficients(int) const { return {1.0, 0.0, 0.0}; }
+};
+
+/// Probabilists' Hermite polynomials He_n (scipy.special.eval_hermitenorm):
+/// He_{n+1} = x He_n - n He_{n-1}; weight e^{-x²/2} on the real line.
 struct HermiteE {
   static constexpr const char* name() { return "HermiteE"; }
+  static constexpr const char* normalized_name() { return "HermiteENormalized"; }
+  double initial() const { return 1.0; }
+  ThreeTermCoefficients<double> coefficients(int n) const { return {1.0, 0.0, double(n)}; }
+  double norm_ratio(int n) const { return n + 1.0; }  // h_n = n!
+  void check_normalizable() const {}
+};
+
+/// He_n(x) / sqrt(n!), the seed's second example: orthonormal for the standard
+/// normal density. By h_{n+1} = x h_n / sqrt(n+1) - sqrt(n/(n+1)) h_{n-1},
+/// finite wherever the true value is representable (the seed's He_n / sqrt(n!)
+/// overflows from n = 35 in float, n = 171 in double).
+using HermiteENormalized = Normalized<HermiteE>;
+
+/// Physicists' Hermite polynomials H_n (scipy.special.eval_hermite):
+/// H_{n+1} = 2x H_n - 2n H_{n-1}; weight e^{-x²}.
+struct Hermite {
+  static constexpr const char* name() { return "Hermite"; }
+  static constexpr const char* normalized_name() { return "HermiteNormalized"; }
+  double initial() const { return 1.0; }
+  ThreeTermCoefficients<double> coefficients(int n) const { return {2.0, 0.0, 2.0 * n}; }
+  double norm_ratio(int n) const { return 2.0 * (n + 1); }  // h_n = 2^n n!
+  void check_normalizable() const {}
+};
+
+/// H_n(x) / sqrt(2^n n!): orthonormal for the density e^{-x²}/sqrt(pi).
+using HermiteNormalized = Normalized<Hermite>;
+
+/// Hermite functions psi_n(x) = (2^n n! sqrt(pi))^(-1/2) H_n(x) e^{-x²/2},
+/// orthonormal on the real line (the quantum harmonic oscillator's
+/// eigenfunctions). Computed as HermiteNormalized times pi^(-1/4) e^{-x²/2}
+/// with the Gaussian carried as a separate, rescaled factor, so results stay
+/// accurate where e^{-x²/2} alone underflows (|x| > 38 in double) as long as
+/// psi_n(x) itself is representable.
+struct HermiteFunction {
+  static constexpr const char* name() { return "HermiteFunction"; }
+  double initial() const { return 0.75112554446494248286; }  // pi^(-1/4)
+  ThreeTermCoefficients<double> coefficients(int n) const {
+    return HermiteNormalized{}.coefficients(n);
+  }
+  /// The logarithm of the x-dependent prefactor, and its derivative.
+  KOKKOS_FUNCTION double exponent(double x) const { return -0.5 * x * x; }
+  KOKKOS_FUNCTION double exponent_derivative(double x) const { return -x; }
+};
+
+/// Legendre polynomials P_n (scipy.special.eval_legendre):
+/// (n+1) P_{n+1} = (2n+1) x P_n - n P_{n-1}; weight 1 on [-1, 1].
+struct Legendre {
+  static constexpr const char* name() { return "Legendre"; }
+  static constexpr const char* normalized_name() { return "LegendreNormalized"; }
   double initial() const { return 1.0; }
   ThreeTermCoefficients<double> coefficients(int n) const {
-    return {1.0, 0.0, double(n)};
+    return {(2.0 * n + 1) / (n + 1), 0.0, double(n) / (n + 1)};
+  }
+  double norm_ratio(int n) const { return (2.0 * n + 1) / (2.0 * n + 3); }
+  void check_normalizable() const {}
+};
+
+/// sqrt(2n+1) P_n: orthonormal for the uniform density on [-1, 1].
+using LegendreNormalized = Normalized<Legendre>;
+
+/// Chebyshev polynomials of the first kind T_n (scipy.special.eval_chebyt):
+/// T_1 = x, T_{n+1} = 2x T_n - T_{n-1}; weight 1/sqrt(1-x²).
+struct ChebyshevT {
+  static constexpr const char* name() { return "ChebyshevT"; }
+  static constexpr const char* normalized_name() { return "ChebyshevTNormalized"; }
+  double initial() const { return 1.0; }
+  ThreeTermCoefficients<double> coefficients(int n) const {
+    return {n == 0 ? 1.0 : 2.0, 0.0, 1.0};
+  }
+  double norm_ratio(int n) const { return n == 0 ? 0.5 : 1.0; }
+  void check_normalizable() const {}
+};
+
+/// T_0 = 1, sqrt(2) T_n: orthonormal for the arcsine density 1/(pi sqrt(1-x²)).
+using ChebyshevTNormalized = Normalized<ChebyshevT>;
+
+/// Chebyshev polynomials of the second kind U_n (scipy.special.eval_chebyu):
+/// U_{n+1} = 2x U_n - U_{n-1}; weight sqrt(1-x²).
+struct ChebyshevU {
+  static constexpr const char* name() { return "ChebyshevU"; }
+  static constexpr const char* normalized_name() { return "ChebyshevUNormalized"; }
+  double initial() const { return 1.0; }
+  ThreeTermCoefficients<double> coefficients(int) const { return {2.0, 0.0, 1.0}; }
+  double norm_ratio(int) const { return 1.0; }
+  void check_normalizable() const {}
+};
+
+/// U_n itself: already orthonormal for the semicircle density (2/pi) sqrt(1-x²).
+using ChebyshevUNormalized = Normalized<ChebyshevU>;
+
+/// Generalized Laguerre polynomials L_n^(alpha) (scipy.special.eval_genlaguerre;
+/// alpha = 0 is eval_laguerre): (n+1) L_{n+1} = (2n+1+alpha-x) L_n -
+/// (n+alpha) L_{n-1}; weight x^alpha e^{-x} on [0, inf). Needs alpha > -1.
+struct Laguerre {
+  double alpha = 0.0;
+
+  Laguerre() = default;
+  explicit Laguerre(double alpha_) : alpha(alpha_) {
+    impl::require_parameter("Laguerre", "alpha", alpha, alpha > -1, "> -1");
+  }
+  static constexpr const char* name() { return "Laguerre"; }
+  static constexpr const char* normalized_name() { return "LaguerreNormalized"; }
+  double initial() const { return 1.0; }
+  ThreeTermCoefficients<double> coefficients(int n) const {
+    return {-1.0 / (n + 1), (2.0 * n + 1 + alpha) / (n + 1), (n + alpha) / (n + 1)};
+  }
+  // h_n = Gamma(n+alpha+1) / (n! Gamma(alpha+1)) for the Gamma(alpha+1) density.
+  double norm_ratio(int n) const { return (n + alpha + 1) / (n + 1); }
+  void check_normalizable() const {}
+};
+
+/// L_n^(alpha) / sqrt(Gamma(n+alpha+1) / (n! Gamma(alpha+1))): orthonormal for
+/// the Gamma density x^alpha e^{-x} / Gamma(alpha+1).
+using LaguerreNormalized = Normalized<Laguerre>;
+
+/// Jacobi polynomials P_n^(alpha, beta) (scipy.special.eval_jacobi); weight
+/// (1-x)^alpha (1+x)^beta on [-1, 1]. Needs alpha > -1 and beta > -1.
+struct Jacobi {
+  double alpha = 0.0;
+  double beta  = 0.0;
+
+  Jacobi() = default;
+  Jacobi(double alpha_, double beta_) : alpha(alpha_), beta(beta_) {
+    impl::require_parameter("Jacobi", "alpha", alpha, alpha > -1, "> -1");
+    impl::require_parameter("Jacobi", "beta", beta, beta > -1, "> -1");
+  }
+  static constexpr const char* name() { return "Jacobi"; }
+  static constexpr const char* normalized_name() { return "JacobiNormalized"; }
+  double initial() const { return 1.0; }
+  ThreeTermCoefficients<double> coefficients(int n) const {
+    const double s = alpha + beta;
+    if (n == 0) {  // P_1 = (alpha+1) + (s+2)(x-1)/2, valid also for s = -1
+      return {(s + 2) / 2, (alpha - beta) / 2, 0.0};
+    }
+    const double m = 2.0 * n + s;  // > 0 for n >= 1
+    const double d = 2.0 * (n + 1) * (n + s + 1) * m;
+    return {(m + 1) * (m + 2) * m / d, (m + 1) * (alpha - beta) * (alpha + beta) / d,
+            2.0 * (n + alpha) * (n + beta) * (m + 2) / d};
+  }
+  double norm_ratio(int n) const {
+    const double s = alpha + beta;
+    if (n == 0) return (alpha + 1) * (beta + 1) / (s + 3);
+    return (2.0 * n + s + 1) / (2.0 * n + s + 3) * (n + alpha + 1) * (n + beta + 1) /
+           ((n + s + 1) * (n + 1));
+  }
+  void check_normalizable() const {}
+};
+
+/// Jacobi polynomials orthonormal for the Beta-type density proportional to
+/// (1-x)^alpha (1+x)^beta on [-1, 1].
+using JacobiNormalized = Normalized<Jacobi>;
+
+/// Gegenbauer (ultraspherical) polynomials C_n^(lambda)
+/// (scipy.special.eval_gegenbauer): (n+1) C_{n+1} = 2(n+lambda) x C_n -
+/// (n+2 lambda-1) C_{n-1}; weight (1-x²)^(lambda-1/2). Needs lambda > -1/2.
+/// At lambda = 0 every C_n with n >= 1 is 0 (the standard normalization).
+struct Gegenbauer {
+  double lambda = 0.5;
+
+  Gegenbauer() = default;
+  explicit Gegenbauer(double lambda_) : lambda(lambda_) {
+    impl::require_parameter("Gegenbauer", "lambda", lambda, lambda > -0.5, "> -1/2");
+  }
+  static constexpr const char* name() { return "Gegenbauer"; }
+  static constexpr const char* normalized_name() { return "GegenbauerNormalized"; }
+  double initial() const { return 1.0; }
+  ThreeTermCoefficients<double> coefficients(int n) const {
+    return {2.0 * (n + lambda) / (n + 1), 0.0, (n + 2 * lambda - 1) / (n + 1)};
+  }
+  double norm_ratio(int n) const {
+    return (n + 2 * lambda) * (n + lambda) / ((n + 1) * (n + lambda + 1));
+  }
+  void check_normalizable() const {
+    impl::require_parameter("GegenbauerNormalized", "lambda", lambda, lambda != 0,
+                            "> -1/2 and not 0 (C_n^(0) = 0 for n >= 1; the "
+                            "orthonormal limit is ChebyshevTNormalized)");
   }
 };
 
-/// Normalized probabilists' Hermite polynomials He_n(x) / sqrt(n!), the seed's
-/// second example, by the recurrence
-///   h_{n+1} = x h_n / sqrt(n+1) - sqrt(n / (n+1)) h_{n-1},
-/// which never forms n!: finite wherever the true value is representable
-/// (the seed's He_n / sqrt(n!) overflows from n = 35 in float).
-struct HermiteENormalized {
-  static constexpr const char* name() { return "HermiteENormalized"; }
-  double initial() const { return 1.0; }
-  ThreeTermCoefficients<double> coefficients(int n) const {
-    const double n1 = n + 1.0;
-    return {1.0 / std::sqrt(n1), 0.0, std::sqrt(n / n1)};
-  }
-};
+/// Gegenbauer polynomials orthonormal for the density proportional to
+/// (1-x²)^(lambda-1/2) on [-1, 1]. Needs lambda > -1/2, lambda != 0.
+using GegenbauerNormalized = Normalized<Gegenbauer>;
 
 }  // namespace recur
 

@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -68,6 +69,22 @@ void check_extents(const char* where, const XView& x, const VView& V) {
         std::string(where) + ": V has " + std::to_string(V.extent(1)) +
         " columns; N must be at most " +
         std::to_string(std::numeric_limits<int>::max()));
+  }
+}
+
+// A second output (derivatives) must have the extents of the first.
+template <class VView, class DView>
+void check_same_extents(const char* where, const VView& V, const DView& dV) {
+  if (dV.extent(0) != V.extent(0) || dV.extent(1) != V.extent(1)) {
+    throw std::invalid_argument(
+        std::string(where) + ": dV is " + std::to_string(dV.extent(0)) + " x " +
+        std::to_string(dV.extent(1)) + " but V is " + std::to_string(V.extent(0)) +
+        " x " + std::to_string(V.extent(1)) + "; dV must have V's extents");
+  }
+  if (dV.data() == V.data() && V.size() > 0) {
+    throw std::invalid_argument(std::string(where) +
+                                ": dV and V are the same memory; pass a separate "
+                                "View for the derivatives");
   }
 }
 
