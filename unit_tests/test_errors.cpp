@@ -114,3 +114,44 @@ TEST(Labels, KernelsAreNamedAfterOperationFamilyAndPolicy) {
 }
 
 }  // namespace errors_test
+
+namespace errors_test {
+
+TEST(Errors, FamilyParametersOutsideTheirRangeAreRejectedByName) {
+  const auto message = [](auto make) {
+    try {
+      make();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  EXPECT_EQ(message([] { recur::Laguerre{-1.0}; }),
+            "recur::Laguerre: alpha = -1 is invalid; alpha must be > -1");
+  EXPECT_EQ(message([] { recur::Jacobi(0.5, -2.5); }),
+            "recur::Jacobi: beta = -2.5 is invalid; beta must be > -1");
+  EXPECT_EQ(message([] { recur::JacobiNormalized(std::nan(""), 0.0); }),
+            "recur::Jacobi: alpha = nan is invalid; alpha must be > -1");
+  EXPECT_EQ(message([] { recur::Gegenbauer{-0.5}; }),
+            "recur::Gegenbauer: lambda = -0.5 is invalid; lambda must be > -1/2");
+  EXPECT_EQ(message([] { recur::GegenbauerNormalized{0.0}; }),
+            "recur::GegenbauerNormalized: lambda = 0 is invalid; lambda must be > "
+            "-1/2 and not 0 (C_n^(0) = 0 for n >= 1; the orthonormal limit is "
+            "ChebyshevTNormalized)");
+  EXPECT_EQ(message([] { recur::Laguerre{INFINITY}; }),
+            "recur::Laguerre: alpha = inf is invalid; alpha must be > -1");
+}
+
+TEST(Errors, DerivativeViewMustMatchV) {
+  XView x("x", 4);
+  VView V("V", 4, 3), wrong("wrong", 4, 2);
+  expect_invalid_argument(
+      [&] { recur::evaluate(recur::Legendre{}, x, V, wrong); },
+      "recur::evaluate: dV is 4 x 2 but V is 4 x 3; dV must have V's extents");
+  expect_invalid_argument(
+      [&] { recur::evaluate(Space{}, recur::Legendre{}, x, V, V); },
+      "recur::evaluate: dV and V are the same memory; pass a separate View for "
+      "the derivatives");
+}
+
+}  // namespace errors_test
