@@ -592,7 +592,7 @@ def run_family(fam):
             lines.append("# parameters are the binary64 numbers nearest to these decimals: "
                          + ", ".join("%s = %s" % (k, mpmath.nstr(mpf(float(v)), 60))
                                      for k, v in fam.params))
-        lines.append("# columns of the point lines: index, x (float32), rowmax16, rowmax64, "
+        lines.append("# columns of the point lines: index, x (a float32 number, exact in double), rowmax16, rowmax64, "
                      "rowmax256, rowmax2000; of the data lines: index, n, p_n(x), local")
         body = []
         for i, x in enumerate(pts):
@@ -607,7 +607,9 @@ def run_family(fam):
             maxima = []
             for N in ROWMAX_N:
                 maxima.append(max(absrow[:N]))
-            lines.append("# point\t%d\t%s\t%s" % (i, "%.9g" % x,
+            # repr: the shortest decimal that reads back as this double, which
+            # is the float32 point itself, so strtof and strtod both get it
+            lines.append("# point\t%d\t%s\t%s" % (i, repr(x),
                                                   "\t".join(fmt(m, 6) for m in maxima)))
             for n in STORED:
                 local = max(absrow[max(n - 1, 0):min(n + 2, N_MAX)])
