@@ -332,8 +332,8 @@ def main():
         "not counted; a finite result there is measured (its error is then about 1);",
         "- the denominators are never below the smallest normal number of the precision "
         "(2.2e-308 in float64, 1.2e-38 in float32): where the reference underflows, a "
-        "result of 0 or a subnormal is not counted as wrong in full (this only matters for "
-        "hermite_function at |x| >= 30, whose rows start below 1e-177);",
+        "result of 0 or a subnormal is not counted as wrong in full (this affects only rows "
+        "with rowmax<N> below 1000 times that number, here hermite_function at x = ±40);",
         "- **worst at**: x and n of the row maximum;",
         "- **†** after N: at some point, rowmax<N> exceeds the precision's range. There "
         "the degrees whose values overflow are not measured (an inf is right) and the "
