@@ -6,6 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstddef>
 #include <string>
 
@@ -44,6 +45,15 @@ namespace kokkos_math = ::Kokkos;
 #else
 namespace kokkos_math = ::Kokkos::Experimental;
 #endif
+
+// Fused multiply-add on host and device; Kokkos::fma appeared in Kokkos 4.
+KOKKOS_FORCEINLINE_FUNCTION double fma(double a, double b, double c) {
+#if KOKKOS_VERSION >= 40000
+  return Kokkos::fma(a, b, c);
+#else
+  return ::fma(a, b, c);
+#endif
+}
 
 }  // namespace recur::impl
 

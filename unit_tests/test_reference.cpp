@@ -1,0 +1,188 @@
+// Every family against reference values computed with mpmath at 60 digits
+// (unit_tests/reference/*.tsv, made by generate.py there), in both
+// precisions, on every execution space, for N up to 2000.
+//
+// Metric, per stored degree n of a row of N terms (N the smallest of 16, 64,
+// 256, 2000 above n):  |got - ref| / max(local, 1e-3 rowmax_N) <= tol(N),
+// local = max(|p_{n-1}|, |p_n|, |p_{n+1}|), tol = 1e-13 sqrt(N) in double and
+// 2e-6 sqrt(N) in float (test_support.hpp says why the neighbours count).
+// Values beyond the precision's range are skipped; a non-finite result where
+// the reference is representable fails.
+//
+// With RECUR_ACCURACY_REPORT=FILE set, the worst errors per family, precision
+// and N (with the plain |ref| metric beside) are appended to FILE; that is how
+// docs/accuracy.md is made.
+#include "test_support.hpp"
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
+
+namespace reference_test {
+
+using namespace recur_test;
+
+struct ReferencePoint {
+  double x;
+  std::array<long double, 4> rowmax;  // for N = 16, 64, 256, 2000
+};
+struct ReferenceEntry {
+  int point;
+  int n;
+  long double value;
+  long double local;
+};
+struct ReferenceFile {
+  std::string name;  // file stem, e.g. jacobi_alpha0.5_beta-0.5
+  std::string family;
+  double alpha = 0, beta = 0, lambda = 0;
+  std::vector<ReferencePoint> points;
+  std::vector<ReferenceEntry> entries;
+};
+
+constexpr std::array<int, 4> checked_N = {16, 64, 256, 2000};
+
+inline ReferenceFile read_reference(const std::filesystem::path& path) {
+  ReferenceFile file;
+  file.name = path.stem().string();
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    std::istringstream words(line);
+    if (line[0] == '#') {
+      std::string hash, key;
+      words >> hash >> key;
+      if (key == "family") {
+        words >> file.family;
+        std::string parameter;
+        double value;
+        while (words >> parameter >> value) {
+          if (parameter == "alpha") file.alpha = value;
+          if (parameter == "beta") file.beta = value;
+          if (parameter == "lambda") file.lambda = value;
+        }
+      } else if (key == "point") {
+        int index;
+        std::string x, r[4];
+        words >> index >> x >> r[0] >> r[1] >> r[2] >> r[3];
+        // %.9g names the float32 value uniquely; round back to it exactly.
+        ReferencePoint point{double(std::strtof(x.c_str(), nullptr)), {}};
+        for (int k = 0; k < 4; ++k) point.rowmax[k] = std::strtold(r[k].c_str(), nullptr);
+        file.points.push_back(point);
+      }
+      continue;
+    }
+    std::string index, n, value, local;
+    words >> index >> n >> value >> local;
+    file.entries.push_back({std::atoi(index.c_str()), std::atoi(n.c_str()),
+                            std::strtold(value.c_str(), nullptr),
+                            std::strtold(local.c_str(), nullptr)});
+  }
+  return file;
+}
+
+// The data folder: RECUR_REFERENCE_DIR from the environment (a test binary
+// run away from its source tree), else the source tree's.
+inline std::string reference_dir() {
+  const char* dir = std::getenv("RECUR_REFERENCE_DIR");
+  return dir ? dir : RECUR_REFERENCE_DIR;
+}
+
+inline std::vector<ReferenceFile> all_references() {
+  std::vector<ReferenceFile> files;
+  if (!std::filesystem::is_directory(reference_dir())) return files;
+  for (const auto& entry : std::filesystem::directory_iterator(reference_dir()))
+    if (entry.path().extension() == ".tsv") files.push_back(read_reference(entry.path()));
+  std::sort(files.begin(), files.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  return files;
+}
+
+template <class C>
+auto evaluate_file(const ReferenceFile& f, const std::vector<typename C::scalar>& xs,
+                   int N) {
+  const auto x = to_device<typename C::XView>(xs);
+  typename C::VView V("V", xs.size(), N);
+  const auto go = [&](const auto& family) {
+    recur::evaluate(typename C::space{}, family, x, V);
+    return to_host(V);
+  };
+  const std::string& n = f.family;
+  if (n == "power_sums") return go(recur::PowerSums{});
+  if (n == "monomials") return go(recur::Monomials{});
+  if (n == "hermite_e") return go(recur::HermiteE{});
+  if (n == "hermite_e_normalized") return go(recur::HermiteENormalized{});
+  if (n == "hermite") return go(recur::Hermite{});
+  if (n == "hermite_normalized") return go(recur::HermiteNormalized{});
+  if (n == "hermite_function") return go(recur::HermiteFunction{});
+  if (n == "legendre") return go(recur::Legendre{});
+  if (n == "legendre_normalized") return go(recur::LegendreNormalized{});
+  if (n == "chebyshev_t") return go(recur::ChebyshevT{});
+  if (n == "chebyshev_t_normalized") return go(recur::ChebyshevTNormalized{});
+  if (n == "chebyshev_u") return go(recur::ChebyshevU{});
+  if (n == "chebyshev_u_normalized") return go(recur::ChebyshevUNormalized{});
+  if (n == "laguerre") return go(recur::Laguerre{f.alpha});
+  if (n == "laguerre_normalized") return go(recur::LaguerreNormalized{f.alpha});
+  if (n == "jacobi") return go(recur::Jacobi{f.alpha, f.beta});
+  if (n == "jacobi_normalized") return go(recur::JacobiNormalized{f.alpha, f.beta});
+  if (n == "gegenbauer") return go(recur::Gegenbauer{f.lambda});
+  if (n == "gegenbauer_normalized") return go(recur::GegenbauerNormalized{f.lambda});
+  throw std::runtime_error("reference file " + f.name + " names an unknown family " + n);
+}
+
+template <class C>
+class Reference : public ::testing::Test {};
+TYPED_TEST_SUITE(Reference, AllConfigs, ConfigName);
+
+TYPED_TEST(Reference, EveryFamilyMatchesMpmathUpToN2000) {
+  using T = typename TypeParam::scalar;
+  const auto files = all_references();
+  ASSERT_GE(files.size(), 20u) << "reference data missing in " << reference_dir();
+  const long double range = std::numeric_limits<T>::max();
+  const char* report_path = std::getenv("RECUR_ACCURACY_REPORT");
+  for (const auto& f : files) {
+    std::vector<T> xs;
+    for (const auto& p : f.points) xs.push_back(T(p.x));
+    const auto h = evaluate_file<TypeParam>(f, xs, checked_N.back());
+    std::array<double, 4> worst_local{}, worst_plain{};
+    std::array<int, 4> not_finite{};
+    for (const auto& e : f.entries) {
+      if (std::fabs(e.value) > range) continue;  // the true value is not representable
+      int k = 0;
+      while (e.n >= checked_N[k]) ++k;
+      // Below the smallest normal number results lose relative precision
+      // (gradual underflow) or flush to 0: judge them on that scale.
+      const long double floor = std::max<long double>(
+          1e-3L * std::min(f.points[e.point].rowmax[k], range), std::numeric_limits<T>::min());
+      const long double got   = h(e.point, e.n);
+      if (!std::isfinite(got)) {
+        ++not_finite[k];
+        continue;
+      }
+      const long double error = std::fabs(got - e.value);
+      worst_local[k] = std::max(worst_local[k], double(error / std::max(e.local, floor)));
+      worst_plain[k] =
+          std::max(worst_plain[k], double(error / std::max(std::fabs(e.value), floor)));
+    }
+    for (int k = 0; k < 4; ++k) {
+      EXPECT_EQ(not_finite[k], 0) << f.name << " N=" << checked_N[k];
+      EXPECT_LE(worst_local[k], tolerance<T>(checked_N[k])) << f.name << " N=" << checked_N[k];
+      if (report_path && std::string(TypeParam::space::name()) ==
+                             Kokkos::DefaultExecutionSpace::name() &&
+          std::is_same_v<typename TypeParam::layout, Kokkos::LayoutRight>) {
+        std::ofstream report(report_path, std::ios::app);
+        report << f.name << '\t' << (std::is_same_v<T, float> ? "float" : "double") << '\t'
+               << checked_N[k] << '\t' << worst_local[k] << '\t' << worst_plain[k] << '\t'
+               << not_finite[k] << '\n';
+      }
+    }
+  }
+}
+
+}  // namespace reference_test
