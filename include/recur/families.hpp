@@ -23,14 +23,14 @@ struct ThreeTermCoefficients {
 
 // A *three-term family* is a trivially copyable type with
 //   static constexpr const char* name();                       // kernel labels
-//   double initial() const;                                    // p_0, a constant
-//   ThreeTermCoefficients<double> coefficients(int n) const;   // step n -> n+1
+//   long double initial() const;                                    // p_0, a constant
+//   ThreeTermCoefficients<long double> coefficients(int n) const;   // step n -> n+1
 // recur tabulates coefficients(0 .. N-2) once per call, on the host, so they
 // may use sqrt, division or anything else; the device loop is then two FMAs
 // per output. A user family of this shape needs no library change.
 //
 // Optional members:
-//   double norm_ratio(int n) const;  // h_{n+1} / h_n, h_n = ∫ p_n² dμ: makes
+//   long double norm_ratio(int n) const;  // h_{n+1} / h_n, h_n = ∫ p_n² dμ: makes
 //                                    // Normalized<Family> available
 //
 // A *direct family* instead fills the whole slice itself:
@@ -66,15 +66,15 @@ struct Normalized : Family {
     Family::check_normalizable();
   }
   static constexpr const char* name() { return Family::normalized_name(); }
-  double initial() const { return 1.0; }
-  ThreeTermCoefficients<double> coefficients(int n) const {
-    const ThreeTermCoefficients<double> k = Family::coefficients(n);
-    const double up = std::sqrt(Family::norm_ratio(n));  // sqrt(h_{n+1}/h_n)
-    const double down =
-        n > 0 ? std::sqrt(Family::norm_ratio(n - 1)) : 1.0;  // sqrt(h_n/h_{n-1})
-    return {k.a / up, k.b / up, n > 0 ? k.c / (up * down) : 0.0};
+  long double initial() const { return 1.0; }
+  ThreeTermCoefficients<long double> coefficients(int n) const {
+    const ThreeTermCoefficients<long double> k = Family::coefficients(n);
+    const long double up = std::sqrt(Family::norm_ratio(n));  // sqrt(h_{n+1}/h_n)
+    const long double down =
+        n > 0 ? std::sqrt(Family::norm_ratio(n - 1)) : 1.0L;  // sqrt(h_n/h_{n-1})
+    return {k.a / up, k.b / up, n > 0 ? k.c / (up * down) : 0.0L};
   }
-  double norm_ratio(int) const { return 1.0; }
+  long double norm_ratio(int) const { return 1; }
 };
 
 /// Partial power sums, the seed's first example:
@@ -115,8 +115,8 @@ struct PowerSums {
 /// Monomials x^n (numpy.polynomial.polynomial.polyvander).
 struct Monomials {
   static constexpr const char* name() { return "Monomials"; }
-  double initial() const { return 1.0; }
-  ThreeTermCoefficients<double> coefficients(int) const { return {1.0, 0.0, 0.0}; }
+  long double initial() const { return 1.0; }
+  ThreeTermCoefficients<long double> coefficients(int) const { return {1, 0, 0}; }
 };
 
 /// Probabilists' Hermite polynomials He_n (scipy.special.eval_hermitenorm):
@@ -124,9 +124,9 @@ struct Monomials {
 struct HermiteE {
   static constexpr const char* name() { return "HermiteE"; }
   static constexpr const char* normalized_name() { return "HermiteENormalized"; }
-  double initial() const { return 1.0; }
-  ThreeTermCoefficients<double> coefficients(int n) const { return {1.0, 0.0, double(n)}; }
-  double norm_ratio(int n) const { return n + 1.0; }  // h_n = n!
+  long double initial() const { return 1.0; }
+  ThreeTermCoefficients<long double> coefficients(int n) const { return {1, 0, (long double)n}; }
+  long double norm_ratio(int n) const { return n + 1.0L; }  // h_n = n!
   void check_normalizable() const {}
 };
 
@@ -141,9 +141,9 @@ using HermiteENormalized = Normalized<HermiteE>;
 struct Hermite {
   static constexpr const char* name() { return "Hermite"; }
   static constexpr const char* normalized_name() { return "HermiteNormalized"; }
-  double initial() const { return 1.0; }
-  ThreeTermCoefficients<double> coefficients(int n) const { return {2.0, 0.0, 2.0 * n}; }
-  double norm_ratio(int n) const { return 2.0 * (n + 1); }  // h_n = 2^n n!
+  long double initial() const { return 1.0; }
+  ThreeTermCoefficients<long double> coefficients(int n) const { return {2, 0, 2.0L * n}; }
+  long double norm_ratio(int n) const { return 2.0L * (n + 1); }  // h_n = 2^n n!
   void check_normalizable() const {}
 };
 
@@ -158,8 +158,8 @@ using HermiteNormalized = Normalized<Hermite>;
 /// psi_n(x) itself is representable.
 struct HermiteFunction {
   static constexpr const char* name() { return "HermiteFunction"; }
-  double initial() const { return 0.75112554446494248286; }  // pi^(-1/4)
-  ThreeTermCoefficients<double> coefficients(int n) const {
+  long double initial() const { return 0.751125544464942482858703L; }  // pi^(-1/4)
+  ThreeTermCoefficients<long double> coefficients(int n) const {
     return HermiteNormalized{}.coefficients(n);
   }
   /// The logarithm of the x-dependent prefactor, and its derivative.
@@ -172,11 +172,11 @@ struct HermiteFunction {
 struct Legendre {
   static constexpr const char* name() { return "Legendre"; }
   static constexpr const char* normalized_name() { return "LegendreNormalized"; }
-  double initial() const { return 1.0; }
-  ThreeTermCoefficients<double> coefficients(int n) const {
-    return {(2.0 * n + 1) / (n + 1), 0.0, double(n) / (n + 1)};
+  long double initial() const { return 1.0; }
+  ThreeTermCoefficients<long double> coefficients(int n) const {
+    return {(2.0L * n + 1) / (n + 1), 0, (long double)n / (n + 1)};
   }
-  double norm_ratio(int n) const { return (2.0 * n + 1) / (2.0 * n + 3); }
+  long double norm_ratio(int n) const { return (2.0L * n + 1) / (2.0L * n + 3); }
   void check_normalizable() const {}
 };
 
@@ -188,11 +188,11 @@ using LegendreNormalized = Normalized<Legendre>;
 struct ChebyshevT {
   static constexpr const char* name() { return "ChebyshevT"; }
   static constexpr const char* normalized_name() { return "ChebyshevTNormalized"; }
-  double initial() const { return 1.0; }
-  ThreeTermCoefficients<double> coefficients(int n) const {
-    return {n == 0 ? 1.0 : 2.0, 0.0, 1.0};
+  long double initial() const { return 1.0; }
+  ThreeTermCoefficients<long double> coefficients(int n) const {
+    return {n == 0 ? 1.0L : 2.0L, 0, 1};
   }
-  double norm_ratio(int n) const { return n == 0 ? 0.5 : 1.0; }
+  long double norm_ratio(int n) const { return n == 0 ? 0.5L : 1.0L; }
   void check_normalizable() const {}
 };
 
@@ -204,9 +204,9 @@ using ChebyshevTNormalized = Normalized<ChebyshevT>;
 struct ChebyshevU {
   static constexpr const char* name() { return "ChebyshevU"; }
   static constexpr const char* normalized_name() { return "ChebyshevUNormalized"; }
-  double initial() const { return 1.0; }
-  ThreeTermCoefficients<double> coefficients(int) const { return {2.0, 0.0, 1.0}; }
-  double norm_ratio(int) const { return 1.0; }
+  long double initial() const { return 1.0; }
+  ThreeTermCoefficients<long double> coefficients(int) const { return {2, 0, 1}; }
+  long double norm_ratio(int) const { return 1; }
   void check_normalizable() const {}
 };
 
@@ -225,12 +225,13 @@ struct Laguerre {
   }
   static constexpr const char* name() { return "Laguerre"; }
   static constexpr const char* normalized_name() { return "LaguerreNormalized"; }
-  double initial() const { return 1.0; }
-  ThreeTermCoefficients<double> coefficients(int n) const {
-    return {-1.0 / (n + 1), (2.0 * n + 1 + alpha) / (n + 1), (n + alpha) / (n + 1)};
+  long double initial() const { return 1.0; }
+  ThreeTermCoefficients<long double> coefficients(int n) const {
+    const long double a = alpha;
+    return {-1.0L / (n + 1), (2.0L * n + 1 + a) / (n + 1), (n + a) / (n + 1)};
   }
   // h_n = Gamma(n+alpha+1) / (n! Gamma(alpha+1)) for the Gamma(alpha+1) density.
-  double norm_ratio(int n) const { return (n + alpha + 1) / (n + 1); }
+  long double norm_ratio(int n) const { return (n + (long double)alpha + 1) / (n + 1); }
   void check_normalizable() const {}
 };
 
@@ -251,21 +252,21 @@ struct Jacobi {
   }
   static constexpr const char* name() { return "Jacobi"; }
   static constexpr const char* normalized_name() { return "JacobiNormalized"; }
-  double initial() const { return 1.0; }
-  ThreeTermCoefficients<double> coefficients(int n) const {
-    const double s = alpha + beta;
+  long double initial() const { return 1.0; }
+  ThreeTermCoefficients<long double> coefficients(int n) const {
+    const long double a = alpha, b = beta, s = a + b;
     if (n == 0) {  // P_1 = (alpha+1) + (s+2)(x-1)/2, valid also for s = -1
-      return {(s + 2) / 2, (alpha - beta) / 2, 0.0};
+      return {(s + 2) / 2, (a - b) / 2, 0};
     }
-    const double m = 2.0 * n + s;  // > 0 for n >= 1
-    const double d = 2.0 * (n + 1) * (n + s + 1) * m;
-    return {(m + 1) * (m + 2) * m / d, (m + 1) * (alpha - beta) * (alpha + beta) / d,
-            2.0 * (n + alpha) * (n + beta) * (m + 2) / d};
+    const long double m = 2.0L * n + s;  // > 0 for n >= 1
+    const long double d = 2.0L * (n + 1) * (n + s + 1) * m;
+    return {(m + 1) * (m + 2) * m / d, (m + 1) * (a - b) * (a + b) / d,
+            2.0L * (n + a) * (n + b) * (m + 2) / d};
   }
-  double norm_ratio(int n) const {
-    const double s = alpha + beta;
-    if (n == 0) return (alpha + 1) * (beta + 1) / (s + 3);
-    return (2.0 * n + s + 1) / (2.0 * n + s + 3) * (n + alpha + 1) * (n + beta + 1) /
+  long double norm_ratio(int n) const {
+    const long double a = alpha, b = beta, s = a + b;
+    if (n == 0) return (a + 1) * (b + 1) / (s + 3);
+    return (2.0L * n + s + 1) / (2.0L * n + s + 3) * (n + a + 1) * (n + b + 1) /
            ((n + s + 1) * (n + 1));
   }
   void check_normalizable() const {}
@@ -288,12 +289,14 @@ struct Gegenbauer {
   }
   static constexpr const char* name() { return "Gegenbauer"; }
   static constexpr const char* normalized_name() { return "GegenbauerNormalized"; }
-  double initial() const { return 1.0; }
-  ThreeTermCoefficients<double> coefficients(int n) const {
-    return {2.0 * (n + lambda) / (n + 1), 0.0, (n + 2 * lambda - 1) / (n + 1)};
+  long double initial() const { return 1.0; }
+  ThreeTermCoefficients<long double> coefficients(int n) const {
+    const long double l = lambda;
+    return {2 * (n + l) / (n + 1), 0, (n + 2 * l - 1) / (n + 1)};
   }
-  double norm_ratio(int n) const {
-    return (n + 2 * lambda) * (n + lambda) / ((n + 1) * (n + lambda + 1));
+  long double norm_ratio(int n) const {
+    const long double l = lambda;
+    return (n + 2 * l) * (n + l) / ((n + 1) * (n + l + 1));
   }
   void check_normalizable() const {
     impl::require_parameter("GegenbauerNormalized", "lambda", lambda, lambda != 0,

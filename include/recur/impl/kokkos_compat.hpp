@@ -46,12 +46,29 @@ namespace kokkos_math = ::Kokkos;
 namespace kokkos_math = ::Kokkos::Experimental;
 #endif
 
-// Fused multiply-add on host and device; Kokkos::fma appeared in Kokkos 4.
+// Whether the code being compiled has a hardware fused multiply-add: always
+// on a GPU; on a CPU when the compiler targets one (-march=haswell and later:
+// GCC and Clang define __FMA__). Without it std::fma is a slow library call.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__FMA__)
+#define RECUR_IMPL_HARDWARE_FMA 1
+#endif
+
+// a b + c in one rounding: exact products for double-double arithmetic.
 KOKKOS_FORCEINLINE_FUNCTION double fma(double a, double b, double c) {
 #if KOKKOS_VERSION >= 40000
   return Kokkos::fma(a, b, c);
 #else
   return ::fma(a, b, c);
+#endif
+}
+
+// a b + c, fused where the hardware fuses, else as written: for plain
+// double arithmetic, where one more rounding is harmless.
+KOKKOS_FORCEINLINE_FUNCTION double multiply_add(double a, double b, double c) {
+#ifdef RECUR_IMPL_HARDWARE_FMA
+  return fma(a, b, c);
+#else
+  return a * b + c;
 #endif
 }
 

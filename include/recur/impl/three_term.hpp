@@ -47,64 +47,131 @@ template <class Family>
 struct has_exponent<Family, std::void_t<decltype(std::declval<const Family&>().exponent(
                                 1.0))>> : std::true_type {};
 
-// Three-term recurrences run in double whatever V holds: a float result is
-// then the rounding of a double one. Near x = +-1 the recurrence's rounding
-// errors grow like n² (the families' derivatives do), so in float itself
-// the error at N = 2000 would reach 1e-1; in double it is 1e-10. On a GPU
-// the extra cost is nil (the kernel is bound by memory, not arithmetic); on
-// a CPU the recurrence is latency-bound either way.
-using Working = double;
+// Arithmetic of the three-term recurrences. Near x = +-1 their rounding
+// errors grow like n² (as the families' derivatives do), so a recurrence run
+// in V's own precision loses most digits at high degree: float at N = 2000
+// would be off by 1e-1, double by 1e-10. recur therefore runs
+//  - float outputs in double (each result is the rounding of a double one),
+//  - double outputs in double-double ("double-word") arithmetic, with the
+//    coefficients tabulated from long double,
+// and rounds once at the store. On a GPU the extra arithmetic hides behind
+// the memory traffic; on a CPU the recurrence is latency-bound either way.
+struct DoubleDouble {
+  double hi;
+  double lo;
+};
 
-// One step p_{n+1} = (a x + b) p_n - c p_{n-1}. The fused multiply-add keeps
-// (a x + b) p_n from overflowing on its own when p_{n+1} is representable,
-// and a zero factor (x at the family's centre, e.g. He_n(0)) contributes
-// nothing even after p_n overflowed: He_odd(0) = 0, not 0 * inf = NaN.
-KOKKOS_FORCEINLINE_FUNCTION Working step(const ThreeTermCoefficients<Working>& k,
-                                         Working factor, Working current,
-                                         Working previous) {
-  return factor == 0 ? -k.c * previous : fma(factor, current, -k.c * previous);
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble two_sum(double a, double b) {
+  const double s = a + b, bb = s - a;
+  return {s, (a - (s - bb)) + (b - bb)};
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble fast_two_sum(double a, double b) {  // |a| >= |b|
+  const double s = a + b;
+  return {s, b - (s - a)};
+}
+// Past double's range the low parts would turn inf into NaN: the operations
+// below keep the inf instead.
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator+(DoubleDouble a, DoubleDouble b) {
+  const DoubleDouble s = two_sum(a.hi, b.hi), t = two_sum(a.lo, b.lo);
+  if (!(kokkos_math::fabs(s.hi) <= 1.79769313486231570e308)) return {s.hi, 0.0};
+  const DoubleDouble u = fast_two_sum(s.hi, s.lo + t.hi);
+  return fast_two_sum(u.hi, u.lo + t.lo);
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator-(DoubleDouble a) { return {-a.hi, -a.lo}; }
+// The rounding error of a b, exactly: a b - fl(a b).
+KOKKOS_FORCEINLINE_FUNCTION double product_error(double a, double b, double p) {
+#ifdef RECUR_IMPL_HARDWARE_FMA
+  return fma(a, b, -p);
+#else  // Dekker's splitting, for CPUs compiled without FMA instructions
+  if (kokkos_math::fabs(a) > 0x1p995 || kokkos_math::fabs(b) > 0x1p995) return 0;  // would overflow
+  constexpr double split = 134217729.0;  // 2^27 + 1
+  const double ta = split * a, tb = split * b;
+  const double ah = ta - (ta - a), al = a - ah;
+  const double bh = tb - (tb - b), bl = b - bh;
+  return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+#endif
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator*(DoubleDouble a, DoubleDouble b) {
+  const double p = a.hi * b.hi;
+  if (!(kokkos_math::fabs(p) <= 1.79769313486231570e308)) return {p, 0.0};
+  return fast_two_sum(p, a.hi * b.lo + a.lo * b.hi + product_error(a.hi, b.hi, p));
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator*(DoubleDouble a, double b) {
+  const double p = a.hi * b;
+  if (!(kokkos_math::fabs(p) <= 1.79769313486231570e308)) return {p, 0.0};
+  return fast_two_sum(p, a.lo * b + product_error(a.hi, b, p));
 }
 
-// The device side of a three-term family: the tabulated coefficients and p_0.
-template <class MemorySpace>
+// The working number for outputs of type T, and conversions.
+template <class T>
+using working_t = std::conditional_t<std::is_same_v<T, double>, DoubleDouble, double>;
+
+inline void from_long_double(long double v, double& out) { out = double(v); }
+inline void from_long_double(long double v, DoubleDouble& out) {
+  out.hi = double(v);
+  out.lo = double(v - out.hi);
+}
+KOKKOS_FORCEINLINE_FUNCTION double to_double(double v) { return v; }
+KOKKOS_FORCEINLINE_FUNCTION double to_double(DoubleDouble v) { return v.hi; }
+KOKKOS_FORCEINLINE_FUNCTION bool is_zero(double v) { return v == 0; }
+KOKKOS_FORCEINLINE_FUNCTION bool is_zero(DoubleDouble v) { return v.hi == 0; }
+
+// a x + b, and one step p_{n+1} = f p_n - c p_{n-1}. A zero f (x at the
+// family's centre, e.g. He_n(0)) contributes nothing even after p_n
+// overflowed: He_odd(0) = 0, not 0 * inf = NaN (and +0, as 0 - c p_{n-1}).
+KOKKOS_FORCEINLINE_FUNCTION double affine(double a, double x, double b) {
+  return multiply_add(a, x, b);
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble affine(DoubleDouble a, double x, DoubleDouble b) {
+  return a * x + b;
+}
+KOKKOS_FORCEINLINE_FUNCTION double step(double f, double current, double c, double previous) {
+  return is_zero(f) ? 0.0 - c * previous : multiply_add(f, current, -c * previous);
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble step(DoubleDouble f, DoubleDouble current,
+                                              DoubleDouble c, DoubleDouble previous) {
+  return is_zero(f) ? DoubleDouble{0.0, 0.0} + -(c * previous) : f * current + -(c * previous);
+}
+
+// The device side of a three-term family: the tabulated coefficients and p_0,
+// in the working number W.
+template <class W, class MemorySpace>
 struct ThreeTermKernel {
-  Kokkos::View<const ThreeTermCoefficients<Working>*, MemorySpace> coefficients;
-  Working initial;
+  Kokkos::View<const ThreeTermCoefficients<W>*, MemorySpace> coefficients;
+  W initial;
 
   template <class T>
   KOKKOS_FUNCTION void fill(T x_in, const Slice<T>& s) const {
-    const Working x  = x_in;
-    Working previous = 0;
-    Working current  = initial;
-    s(0)             = T(current);
+    const double x = x_in;
+    W previous{}, current = initial;
+    s(0) = T(to_double(current));
     for (int n = 0; n + 1 < s.size(); ++n) {
-      const ThreeTermCoefficients<Working> k = coefficients(n);
-      const Working next = step(k, fma(k.a, x, k.b), current, previous);
-      previous           = current;
-      current            = next;
-      s(n + 1)           = T(current);
+      const ThreeTermCoefficients<W> k = coefficients(n);
+      const W next = step(affine(k.a, x, k.b), current, k.c, previous);
+      previous     = current;
+      current      = next;
+      s(n + 1)     = T(to_double(current));
     }
   }
 
   // With p'_{n+1} = a p_n + (a x + b) p'_n - c p'_{n-1}, in the same pass.
   template <class T>
   KOKKOS_FUNCTION void fill(T x_in, const Slice<T>& s, const Slice<T>& ds) const {
-    const Working x = x_in;
-    Working previous = 0, current = initial;
-    Working dprevious = 0, dcurrent = 0;
-    s(0)  = T(current);
-    ds(0) = T(dcurrent);
+    const double x = x_in;
+    W previous{}, current = initial, dprevious{}, dcurrent{};
+    s(0)  = T(to_double(current));
+    ds(0) = T(0);
     for (int n = 0; n + 1 < s.size(); ++n) {
-      const ThreeTermCoefficients<Working> k = coefficients(n);
-      const Working factor = fma(k.a, x, k.b);
-      const Working next   = step(k, factor, current, previous);
-      const Working dnext  = fma(k.a, current, step(k, factor, dcurrent, dprevious));
-      previous             = current;
-      current              = next;
-      dprevious            = dcurrent;
-      dcurrent             = dnext;
-      s(n + 1)             = T(current);
-      ds(n + 1)            = T(dcurrent);
+      const ThreeTermCoefficients<W> k = coefficients(n);
+      const W f     = affine(k.a, x, k.b);
+      const W next  = step(f, current, k.c, previous);
+      const W dnext = k.a * current + step(f, dcurrent, k.c, dprevious);
+      previous      = current;
+      current       = next;
+      dprevious     = dcurrent;
+      dcurrent      = dnext;
+      s(n + 1)      = T(to_double(current));
+      ds(n + 1)     = T(to_double(dcurrent));
     }
   }
 };
@@ -117,39 +184,39 @@ struct ThreeTermKernel {
 // come out right although neither exp(g) nor q_n alone would do.
 template <class MemorySpace, class Family>
 struct ScaledThreeTermKernel {
-  Kokkos::View<const ThreeTermCoefficients<Working>*, MemorySpace> coefficients;
-  Working initial;
+  Kokkos::View<const ThreeTermCoefficients<double>*, MemorySpace> coefficients;
+  double initial;
   Family family;
 
   static constexpr int bits        = 256;
-  static constexpr Working limit   = 0x1p256;
-  static constexpr Working shrink  = 0x1p-256;
-  static constexpr Working log_two = 0.69314718055994530942;
-  static constexpr Working tiny    = 0x1p-900;
+  static constexpr double limit   = 0x1p256;
+  static constexpr double shrink  = 0x1p-256;
+  static constexpr double log_two = 0.69314718055994530942;
+  static constexpr double tiny    = 0x1p-900;
 
-  KOKKOS_FUNCTION static Working output(Working q, Working scale, Working log_scale) {
+  KOKKOS_FUNCTION static double output(double q, double scale, double log_scale) {
     if (scale >= tiny || q == 0) return q * scale;
-    const Working magnitude = kokkos_math::exp(log_scale + kokkos_math::log(kokkos_math::fabs(q)));
+    const double magnitude = kokkos_math::exp(log_scale + kokkos_math::log(kokkos_math::fabs(q)));
     return q < 0 ? -magnitude : magnitude;
   }
 
   template <bool derivative, class T>
   KOKKOS_FUNCTION void run(T x_in, const Slice<T>& s, const Slice<T>& ds) const {
-    const Working x  = x_in;
-    const Working g  = family.exponent(x);
-    const Working dg = family.exponent_derivative(x);
-    Working log_scale = g;  // ln(2^e exp(g))
-    Working scale     = kokkos_math::exp(log_scale);
-    Working previous = 0, current = initial;
-    Working dprevious = 0, dcurrent = 0;
+    const double x  = x_in;
+    const double g  = family.exponent(x);
+    const double dg = family.exponent_derivative(x);
+    double log_scale = g;  // ln(2^e exp(g))
+    double scale     = kokkos_math::exp(log_scale);
+    double previous = 0, current = initial;
+    double dprevious = 0, dcurrent = 0;
     s(0) = T(output(current, scale, log_scale));
     if constexpr (derivative) ds(0) = T(output(dcurrent + dg * current, scale, log_scale));
     for (int n = 0; n + 1 < s.size(); ++n) {
-      const ThreeTermCoefficients<Working> k = coefficients(n);
-      const Working factor = fma(k.a, x, k.b);
-      const Working next   = step(k, factor, current, previous);
+      const ThreeTermCoefficients<double> k = coefficients(n);
+      const double factor = affine(k.a, x, k.b);
+      const double next   = step(factor, current, k.c, previous);
       if constexpr (derivative) {
-        const Working dnext = fma(k.a, current, step(k, factor, dcurrent, dprevious));
+        const double dnext = multiply_add(k.a, current, step(factor, dcurrent, k.c, dprevious));
         dprevious           = dcurrent;
         dcurrent            = dnext;
       }
@@ -182,7 +249,8 @@ struct ScaledThreeTermKernel {
 
 // What runs per x for `family` with N terms in precision T: a direct family
 // runs as it is; a three-term family gets its coefficients tabulated on the
-// host (in double) and copied to the execution space once per call.
+// host (in long double, then in the working number) and copied to the
+// execution space once per call.
 template <class T, class ExecSpace, class Family>
 auto make_kernel(const ExecSpace& space, const Family& family, int N) {
   if constexpr (is_direct_family<Family, T>::value) {
@@ -196,23 +264,28 @@ auto make_kernel(const ExecSpace& space, const Family& family, int N) {
                   "fill(x, slice) member template (a direct family); see "
                   "recur/families.hpp");
     using MemorySpace = typename ExecSpace::memory_space;
-    Kokkos::View<ThreeTermCoefficients<Working>*, MemorySpace> table(
+    // HermiteFunction's rescaled recurrence runs in double.
+    using W = std::conditional_t<has_exponent<Family>::value, double, working_t<T>>;
+    Kokkos::View<ThreeTermCoefficients<W>*, MemorySpace> table(
         Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
                            "recur::evaluate::coefficients"),
         N - 1);
     auto host = Kokkos::create_mirror_view(table);
     for (int n = 0; n + 1 < N; ++n) {
       const auto k = family.coefficients(n);
-      host(n)      = {Working(k.a), Working(k.b), Working(k.c)};
+      from_long_double(k.a, host(n).a);
+      from_long_double(k.b, host(n).b);
+      from_long_double(k.c, host(n).c);
     }
     Kokkos::deep_copy(space, table, host);
     // The host mirror must outlive the (possibly asynchronous) copy.
     fence(space, "recur::evaluate: coefficient upload");
+    W initial;
+    from_long_double(family.initial(), initial);
     if constexpr (has_exponent<Family>::value) {
-      return ScaledThreeTermKernel<MemorySpace, Family>{table, Working(family.initial()),
-                                                        family};
+      return ScaledThreeTermKernel<MemorySpace, Family>{table, initial, family};
     } else {
-      return ThreeTermKernel<MemorySpace>{table, Working(family.initial())};
+      return ThreeTermKernel<W, MemorySpace>{table, initial};
     }
   }
 }
