@@ -156,7 +156,9 @@ void expect_derivative(const Family& family, const Other& other, double bound,
   using T                 = typename C::scalar;
   const int N             = 24;
   const std::vector<T> xs = sample_points<T>(200, bound);
-  const auto [V, dV]      = evaluate_derivative_at<C>(family, xs, N);
+  const auto outputs     = evaluate_derivative_at<C>(family, xs, N);
+  const auto& V          = outputs.first;
+  const auto& dV         = outputs.second;
   const auto W            = evaluate_at<C>(other, xs, N);
   double worst            = 0;
   for (std::size_t i = 0; i < xs.size(); ++i) {
@@ -217,7 +219,9 @@ TYPED_TEST(Identities, HermiteFunctionDerivativeIsLadder) {
   const int N = 40;
   const std::vector<T> xs = sample_points<T>(200, std::is_same_v<T, float> ? 12 : 30,
                                              {0.0, 1.0, -25.0, 29.5});
-  const auto [V, dV] = evaluate_derivative_at<C>(recur::HermiteFunction{}, xs, N + 1);
+  const auto outputs = evaluate_derivative_at<C>(recur::HermiteFunction{}, xs, N + 1);
+  const auto& V      = outputs.first;
+  const auto& dV     = outputs.second;
   double worst = 0;
   for (std::size_t i = 0; i < xs.size(); ++i) {
     std::vector<long double> ref(N);
