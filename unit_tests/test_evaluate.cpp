@@ -183,6 +183,35 @@ TYPED_TEST(Evaluate, UserThreeTermFamilyNeedsNoLibraryChange) {
   EXPECT_LE(worst, tolerance<T>(N));
 }
 
+// Normalized<> over a family defined outside the library: Legendre written
+// by hand, with h_{n+1}/h_n, must give LegendreNormalized exactly.
+struct HandLegendre {
+  static constexpr const char* name() { return "HandLegendre"; }
+  static constexpr const char* normalized_name() { return "HandLegendreNormalized"; }
+  long double initial() const { return 1; }
+  recur::ThreeTermCoefficients<long double> coefficients(int n) const {
+    return {(2.0L * n + 1) / (n + 1), 0, (long double)n / (n + 1)};
+  }
+  long double norm_ratio(int n) const { return (2.0L * n + 1) / (2.0L * n + 3); }
+};
+
+TYPED_TEST(Evaluate, NormalizedOfAUserFamilyMatchesTheLibrarys) {
+  using T     = typename TypeParam::scalar;
+  const int M = 50;
+  const int N = 30;
+  const auto x = to_device<typename TypeParam::XView>(sample_points<T>(M, 1));
+  typename TypeParam::VView a("a", M, N), b("b", M, N);
+  recur::evaluate(recur::Normalized<HandLegendre>{}, x, a);
+  recur::evaluate(recur::LegendreNormalized{}, x, b);
+  const auto ha = to_host(a);
+  const auto hb = to_host(b);
+  int differences = 0;
+  for (int i = 0; i < M; ++i)
+    for (int n = 0; n < N; ++n) differences += ha(i, n) != hb(i, n);
+  EXPECT_EQ(differences, 0);
+  EXPECT_NEAR(hb(0, 2), std::sqrt(5.0) * -0.5, 1e-6);  // x = 0: sqrt(5) P_2(0)
+}
+
 TEST(Configuration, NamesVersionAndKokkos) {
   std::ostringstream out;
   recur::print_configuration(out);

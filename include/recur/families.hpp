@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace recur {
 
@@ -29,9 +31,10 @@ struct ThreeTermCoefficients {
 // may use sqrt, division or anything else; the device loop is then two FMAs
 // per output. A user family of this shape needs no library change.
 //
-// Optional members:
-//   long double norm_ratio(int n) const;  // h_{n+1} / h_n, h_n = ∫ p_n² dμ: makes
-//                                    // Normalized<Family> available
+// Optional members, for Normalized<Family>:
+//   long double norm_ratio(int n) const;  // h_{n+1} / h_n, h_n = ∫ p_n² dμ
+//   static constexpr const char* normalized_name();
+//   void check_normalizable() const;      // throws for parameters without one
 //
 // A *direct family* instead fills the whole slice itself:
 //   template <class T> KOKKOS_FUNCTION void fill(T x, const Slice<T>& s) const;
@@ -52,6 +55,14 @@ inline void require_parameter(const char* family, const char* parameter,
   throw std::invalid_argument(message.str());
 }
 
+// A family may refuse parameters for which it has no orthonormal variant.
+template <class Family, class = void>
+struct has_check_normalizable : std::false_type {};
+template <class Family>
+struct has_check_normalizable<
+    Family, std::void_t<decltype(std::declval<const Family&>().check_normalizable())>>
+    : std::true_type {};
+
 }  // namespace impl
 
 /// The orthonormal variant of a three-term family: p_n / sqrt(h_n) with
@@ -63,7 +74,7 @@ template <class Family>
 struct Normalized : Family {
   template <class... Parameters>
   explicit Normalized(Parameters... parameters) : Family(parameters...) {
-    Family::check_normalizable();
+    if constexpr (impl::has_check_normalizable<Family>::value) Family::check_normalizable();
   }
   static constexpr const char* name() { return Family::normalized_name(); }
   long double initial() const { return 1.0; }
@@ -127,7 +138,6 @@ struct HermiteE {
   long double initial() const { return 1.0; }
   ThreeTermCoefficients<long double> coefficients(int n) const { return {1, 0, (long double)n}; }
   long double norm_ratio(int n) const { return n + 1.0L; }  // h_n = n!
-  void check_normalizable() const {}
 };
 
 /// He_n(x) / sqrt(n!), the seed's second example: orthonormal for the standard
@@ -144,7 +154,6 @@ struct Hermite {
   long double initial() const { return 1.0; }
   ThreeTermCoefficients<long double> coefficients(int n) const { return {2, 0, 2.0L * n}; }
   long double norm_ratio(int n) const { return 2.0L * (n + 1); }  // h_n = 2^n n!
-  void check_normalizable() const {}
 };
 
 /// H_n(x) / sqrt(2^n n!): orthonormal for the density e^{-x²}/sqrt(pi).
@@ -177,7 +186,6 @@ struct Legendre {
     return {(2.0L * n + 1) / (n + 1), 0, (long double)n / (n + 1)};
   }
   long double norm_ratio(int n) const { return (2.0L * n + 1) / (2.0L * n + 3); }
-  void check_normalizable() const {}
 };
 
 /// sqrt(2n+1) P_n: orthonormal for the uniform density on [-1, 1].
@@ -193,7 +201,6 @@ struct ChebyshevT {
     return {n == 0 ? 1.0L : 2.0L, 0, 1};
   }
   long double norm_ratio(int n) const { return n == 0 ? 0.5L : 1.0L; }
-  void check_normalizable() const {}
 };
 
 /// T_0 = 1, sqrt(2) T_n: orthonormal for the arcsine density 1/(pi sqrt(1-x²)).
@@ -207,7 +214,6 @@ struct ChebyshevU {
   long double initial() const { return 1.0; }
   ThreeTermCoefficients<long double> coefficients(int) const { return {2, 0, 1}; }
   long double norm_ratio(int) const { return 1; }
-  void check_normalizable() const {}
 };
 
 /// U_n itself: already orthonormal for the semicircle density (2/pi) sqrt(1-x²).
@@ -232,7 +238,6 @@ struct Laguerre {
   }
   // h_n = Gamma(n+alpha+1) / (n! Gamma(alpha+1)) for the Gamma(alpha+1) density.
   long double norm_ratio(int n) const { return (n + (long double)alpha + 1) / (n + 1); }
-  void check_normalizable() const {}
 };
 
 /// L_n^(alpha) / sqrt(Gamma(n+alpha+1) / (n! Gamma(alpha+1))): orthonormal for
@@ -269,7 +274,6 @@ struct Jacobi {
     return (2.0L * n + s + 1) / (2.0L * n + s + 3) * (n + a + 1) * (n + b + 1) /
            ((n + s + 1) * (n + 1));
   }
-  void check_normalizable() const {}
 };
 
 /// Jacobi polynomials orthonormal for the Beta-type density proportional to
