@@ -89,34 +89,36 @@ struct Normalized : Family {
 };
 
 /// Partial power sums, the seed's first example:
-/// V(i, n) = x_i + x_i^2 + ... + x_i^(n+1).
+/// V(i, n) = x_i + x_i^2 + ... + x_i^(n+1). Summed in double whatever V holds
+/// (near x = -1 the sum cancels: in float itself the error would reach 1e-4 of
+/// the row's scale by n = 16).
 struct PowerSums {
   static constexpr const char* name() { return "PowerSums"; }
 
   template <class T>
-  KOKKOS_FUNCTION void fill(T x, const Slice<T>& s) const {
-    // Same operation order as the seed's kernel, so float results match it.
-    T power = x;
-    T sum   = 0;
+  KOKKOS_FUNCTION void fill(T x_in, const Slice<T>& s) const {
+    const double x = x_in;
+    double power = x;
+    double sum   = 0;
     for (int n = 0; n < s.size(); ++n) {
       sum += power;
-      s(n) = sum;
+      s(n) = T(sum);
       power *= x;
     }
   }
 
   // d/dx: 1 + 2x + ... + (n+1) x^n.
   template <class T>
-  KOKKOS_FUNCTION void fill(T x, const Slice<T>& s, const Slice<T>& ds) const {
-    T power      = x;  // x^(n+1)
-    T power_less = 1;  // x^n
-    T sum        = 0;
-    T dsum       = 0;
+  KOKKOS_FUNCTION void fill(T x_in, const Slice<T>& s, const Slice<T>& ds) const {
+    const double x    = x_in;
+    double power      = x;  // x^(n+1)
+    double power_less = 1;  // x^n
+    double sum = 0, dsum = 0;
     for (int n = 0; n < s.size(); ++n) {
       sum += power;
-      dsum += T(n + 1) * power_less;
-      s(n)  = sum;
-      ds(n) = dsum;
+      dsum += (n + 1) * power_less;
+      s(n)       = T(sum);
+      ds(n)      = T(dsum);
       power_less = power;
       power *= x;
     }
