@@ -54,8 +54,10 @@ struct has_exponent<Family, std::void_t<decltype(std::declval<const Family&>().e
 //  - float outputs in double (each result is the rounding of a double one),
 //  - double outputs in double-double ("double-word") arithmetic, with the
 //    coefficients tabulated from long double,
-// and rounds once at the store. On a GPU the extra arithmetic hides behind
-// the memory traffic; on a CPU the recurrence is latency-bound either way.
+// and rounds once at the store. Float in double costs nothing measurable on
+// an H200 (the kernel is bound by memory); double-double halves its double
+// throughput (then bound by FP64 arithmetic) and costs a CPU more, the most
+// where the compiler has no FMA instructions (docs/performance.md).
 struct DoubleDouble {
   double hi;
   double lo;
