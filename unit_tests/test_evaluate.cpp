@@ -93,10 +93,7 @@ TYPED_TEST(Evaluate, DefaultInstanceAndExplicitPolicyGiveTheSameValues) {
   recur::evaluate(recur::HermiteENormalized{}, x, b);
   const auto ha = to_host(a);
   const auto hb = to_host(b);
-  int differences = 0;
-  for (int i = 0; i < M; ++i)
-    for (int n = 0; n < N; ++n) differences += ha(i, n) != hb(i, n);
-  EXPECT_EQ(differences, 0);
+  EXPECT_EQ(count_differences(ha, hb), 0);
   EXPECT_EQ(hb(0, 0), T(1));  // He_0 = 1: b was written
 }
 
@@ -149,10 +146,7 @@ TYPED_TEST(Evaluate, XInOtherPrecisionIsConvertedToVsPrecision) {
   recur::evaluate(Space{}, recur::HermiteE{}, x_same, b);
   const auto ha = to_host(a);
   const auto hb = to_host(b);
-  int differences = 0;
-  for (int i = 0; i < M; ++i)
-    for (int n = 0; n < N; ++n) differences += ha(i, n) != hb(i, n);
-  EXPECT_EQ(differences, 0);
+  EXPECT_EQ(count_differences(ha, hb), 0);
 }
 
 // A family defined outside the library, by its coefficients alone: the
@@ -205,10 +199,7 @@ TYPED_TEST(Evaluate, NormalizedOfAUserFamilyMatchesTheLibrarys) {
   recur::evaluate(recur::LegendreNormalized{}, x, b);
   const auto ha = to_host(a);
   const auto hb = to_host(b);
-  int differences = 0;
-  for (int i = 0; i < M; ++i)
-    for (int n = 0; n < N; ++n) differences += ha(i, n) != hb(i, n);
-  EXPECT_EQ(differences, 0);
+  EXPECT_EQ(count_differences(ha, hb), 0);
   EXPECT_NEAR(hb(0, 2), std::sqrt(5.0) * -0.5, 1e-6);  // x = 0: sqrt(5) P_2(0)
 }
 

@@ -100,6 +100,15 @@ auto to_host(const View& V) {
   return host;
 }
 
+/// How many entries of two host rank-2 Views differ (bitwise, as values).
+template <class A, class B>
+int count_differences(const A& a, const B& b) {
+  int differences = 0;
+  for (std::size_t i = 0; i < a.extent(0); ++i)
+    for (std::size_t n = 0; n < a.extent(1); ++n) differences += a(i, n) != b(i, n);
+  return differences;
+}
+
 // References in long double, by formulas independent of the library's.
 inline std::vector<long double> power_sums_reference(long double x, int N) {
   std::vector<long double> s(N);
