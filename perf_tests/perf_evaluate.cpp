@@ -66,7 +66,7 @@ double fill_seconds(const Space& space, const View& V) {
   return std::min(deep_copy, kernel);
 }
 
-template <class Space, class T, class Layout, class Family>
+template <class Space, class T, class Layout, class Family, class Policy>
 void evaluate(benchmark::State& state) {
   const std::int64_t M = std::int64_t(1) << state.range(0);
   const int N          = int(state.range(1));
@@ -80,11 +80,11 @@ void evaluate(benchmark::State& state) {
 
   const double fill = fill_seconds(space, V);
   std::vector<double> times;
-  recur::evaluate(space, Family{}, x, V);  // warm-up
+  recur::evaluate(space, Family{}, x, V, Policy{});  // warm-up
   for (auto _ : state) {
     space.fence();
     Kokkos::Timer timer;
-    recur::evaluate(space, Family{}, x, V);
+    recur::evaluate(space, Family{}, x, V, Policy{});
     space.fence();
     times.push_back(timer.seconds());
     state.SetIterationTime(times.back());
@@ -98,14 +98,15 @@ void evaluate(benchmark::State& state) {
   state.counters["of_fill"]   = gbs / fill_gbs;
 }
 
-template <class Space, class T, class Layout, class Family>
+template <class Space, class T, class Layout, class Family, class Policy>
 void add(const std::string& layout) {
   const bool device =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
   const std::string name = std::string("evaluate/") + Space::name() + "/" +
                            (std::is_same_v<T, float> ? "float" : "double") + "/" +
-                           layout + "/" + Family::name();
-  auto* b = benchmark::RegisterBenchmark(name.c_str(), evaluate<Space, T, Layout, Family>);
+                           layout + "/" + Family::name() + "/" + Policy::name();
+  auto* b = benchmark::RegisterBenchmark(name.c_str(),
+                                         evaluate<Space, T, Layout, Family, Policy>);
   b->ArgNames({"log2M", "N"})->UseManualTime()->Unit(benchmark::kMillisecond);
   // The shapes on a GPU; 16x fewer rows on CPUs.
   const int shrink = device ? 0 : 4;
@@ -113,19 +114,25 @@ void add(const std::string& layout) {
     b->Args({log2_m - shrink, n});
 }
 
-template <class Space, class T, class Layout>
+template <class Space, class T, class Layout, class Policy>
 void add_families(const std::string& layout) {
-  add<Space, T, Layout, recur::PowerSums>(layout);
-  add<Space, T, Layout, recur::HermiteE>(layout);
-  add<Space, T, Layout, recur::HermiteENormalized>(layout);
+  add<Space, T, Layout, recur::PowerSums, Policy>(layout);
+  add<Space, T, Layout, recur::HermiteE, Policy>(layout);
+  add<Space, T, Layout, recur::HermiteENormalized, Policy>(layout);
+}
+
+template <class Space, class Policy>
+void add_policy() {
+  add_families<Space, float, Kokkos::LayoutLeft, Policy>("LayoutLeft");
+  add_families<Space, float, Kokkos::LayoutRight, Policy>("LayoutRight");
+  add_families<Space, double, Kokkos::LayoutLeft, Policy>("LayoutLeft");
+  add_families<Space, double, Kokkos::LayoutRight, Policy>("LayoutRight");
 }
 
 template <class Space>
 void add_space() {
-  add_families<Space, float, Kokkos::LayoutLeft>("LayoutLeft");
-  add_families<Space, float, Kokkos::LayoutRight>("LayoutRight");
-  add_families<Space, double, Kokkos::LayoutLeft>("LayoutLeft");
-  add_families<Space, double, Kokkos::LayoutRight>("LayoutRight");
+  add_policy<Space, recur::ThreadPerX>();
+  add_policy<Space, recur::Staged>();
 }
 
 }  // namespace recur_perf

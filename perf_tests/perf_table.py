@@ -15,18 +15,20 @@ def main(path):
     context = data["context"]
     print(f"<!-- {path}: commit {context.get('git_commit')}, {context.get('date')}, "
           f"default space {context.get('default_execution_space')} -->")
-    print("| space | T | layout | family | M | N | time (ms) | GB/s | fill GB/s | of fill |")
-    print("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| space | T | layout | family | policy | M | N | time (ms) | GB/s | fill GB/s | of fill |")
+    print("| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for b in data["benchmarks"]:
         if b.get("run_type") == "aggregate":
             continue
         name = b["name"].split("/")
-        # evaluate/<space>/<T>/<layout>/<family>/log2M:<m>/N:<n>/manual_time
+        # evaluate/<space>/<T>/<layout>/<family>[/<policy>]/log2M:<m>/N:<n>/manual_time
         _, space, scalar, layout, family = name[:5]
-        log2m = name[5].split(":")[1]
-        n = name[6].split(":")[1]
+        policy = "ThreadPerX" if name[5].startswith("log2M") else name[5]
+        shape = [part for part in name if ":" in part]
+        log2m = shape[0].split(":")[1]
+        n = shape[1].split(":")[1]
         ms = b["real_time"] if b["time_unit"] == "ms" else b["real_time"] / 1e6
-        print(f"| {space} | {scalar} | {layout} | {family} | 2^{log2m} | {n} | {ms:.3f} | "
+        print(f"| {space} | {scalar} | {layout} | {family} | {policy} | 2^{log2m} | {n} | {ms:.3f} | "
               f"{b['GBps']:.0f} | {b['fill_GBps']:.0f} | {100 * b['of_fill']:.1f} % |")
 
 

@@ -96,6 +96,8 @@ void run_labelled_kernels() {
   recur::evaluate(Space{}, recur::HermiteENormalized{}, x, V);
   recur::evaluate(Space{}, recur::PowerSums{}, x, V, recur::ThreadPerX{});
   recur::for_each_slice(x, V, Ones<T>{});
+  recur::evaluate(Space{}, recur::HermiteE{}, x, V, recur::Staged{});
+  recur::for_each_slice(x, V, Ones<T>{}, recur::Staged{});
   Kokkos::fence();
 }
 
@@ -111,6 +113,8 @@ TEST(Labels, KernelsAreNamedAfterOperationFamilyAndPolicy) {
   EXPECT_TRUE(has("recur::evaluate[HermiteENormalized,ThreadPerX]"));
   EXPECT_TRUE(has("recur::evaluate[PowerSums,ThreadPerX]"));
   EXPECT_TRUE(has("recur::for_each_slice[ThreadPerX]"));
+  EXPECT_TRUE(has("recur::evaluate[HermiteE,Staged]"));
+  EXPECT_TRUE(has("recur::for_each_slice[Staged]"));
 }
 
 }  // namespace errors_test

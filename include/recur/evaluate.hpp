@@ -4,6 +4,7 @@
 #include <recur/families.hpp>
 #include <recur/impl/checks.hpp>
 #include <recur/impl/kokkos_compat.hpp>
+#include <recur/impl/staged.hpp>
 #include <recur/impl/three_term.hpp>
 #include <recur/impl/thread_per_x.hpp>
 #include <recur/policies.hpp>
@@ -11,6 +12,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -35,7 +37,8 @@ struct FamilyRow {
 
 template <class Policy>
 inline constexpr bool is_policy_v = std::is_same_v<Policy, Auto> ||
-                                    std::is_same_v<Policy, ThreadPerX>;
+                                    std::is_same_v<Policy, ThreadPerX> ||
+                                    std::is_same_v<Policy, Staged>;
 
 template <class Family>
 std::string kernel_label(const char* operation, const char* policy) {
@@ -46,9 +49,21 @@ template <class ExecSpace, class VView>
 ThreadPerX resolve_policy(Auto, const ExecSpace&, const VView&) {
   return {};
 }
-template <class ExecSpace, class VView>
-ThreadPerX resolve_policy(ThreadPerX policy, const ExecSpace&, const VView&) {
+template <class Policy, class ExecSpace, class VView>
+Policy resolve_policy(Policy policy, const ExecSpace&, const VView&) {
   return policy;
+}
+
+// Runs `f(x_i, row)` for every row with the chosen policy.
+template <class ExecSpace, class XView, class VView, class RowFunction>
+void for_each_row(ThreadPerX, const ExecSpace& space, const std::string& label,
+                  const XView& x, const VView& V, const RowFunction& f) {
+  thread_per_x(space, label, x, V, f);
+}
+template <class ExecSpace, class XView, class VView, class RowFunction>
+void for_each_row(Staged, const ExecSpace& space, const std::string& label,
+                  const XView& x, const VView& V, const RowFunction& f) {
+  staged(space, label, x, V, f);
 }
 
 }  // namespace impl
@@ -66,8 +81,8 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
               const VView& V, Policy policy = {}) {
   static_assert(impl::check_view_types<ExecSpace, XView, VView>());
   static_assert(impl::is_policy_v<Policy>,
-                "recur::evaluate: the policy must be recur::Auto or "
-                "recur::ThreadPerX");
+                "recur::evaluate: the policy must be recur::Auto, "
+                "recur::ThreadPerX or recur::Staged");
   impl::check_extents("recur::evaluate", x, V);
   using T = typename VView::non_const_value_type;
 
@@ -77,7 +92,7 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
       impl::kernel_label<Family>("evaluate", decltype(chosen)::name());
   if (V.extent(0) == 0) return;
   const auto kernel = impl::make_kernel<T>(space, family, int(V.extent(1)));
-  impl::thread_per_x(space, label, x, V,
+  impl::for_each_row(chosen, space, label, x, V,
                      impl::FamilyRow<T, std::decay_t<decltype(kernel)>>{kernel});
 }
 
@@ -106,8 +121,8 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
   static_assert(std::is_same_v<typename VView::value_type, typename DView::value_type>,
                 "recur::evaluate: dV must hold the same value type as V");
   static_assert(impl::is_policy_v<Policy>,
-                "recur::evaluate: the policy must be recur::Auto or "
-                "recur::ThreadPerX");
+                "recur::evaluate: the policy must be recur::Auto, "
+                "recur::ThreadPerX or recur::Staged");
   using T = typename VView::non_const_value_type;
   static_assert(!impl::is_direct_family<Family, T>::value ||
                     impl::has_derivative_fill<Family, T>::value,
@@ -118,8 +133,13 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
 
   impl::ScopedRegion region("recur::evaluate");
   const auto chosen = impl::resolve_policy(policy, space, V);
-  const std::string label =
-      impl::kernel_label<Family>("evaluate_with_derivative", decltype(chosen)::name());
+  if (std::is_same_v<decltype(chosen), const Staged>) {
+    throw std::invalid_argument(
+        "recur::evaluate: the Staged policy does not fill derivatives yet; use "
+        "recur::ThreadPerX or recur::Auto with dV");
+  }
+  const std::string label = impl::kernel_label<Family>(
+      "evaluate_with_derivative", ThreadPerX::name());
   if (V.extent(0) == 0) return;
   const auto kernel = impl::make_kernel<T>(space, family, int(V.extent(1)));
   impl::thread_per_x(space, label, x, V, dV,

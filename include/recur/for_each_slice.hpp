@@ -26,8 +26,8 @@ void for_each_slice(const ExecSpace& space, const XView& x, const VView& V,
                     const Function& f, Policy policy = {}) {
   static_assert(impl::check_view_types<ExecSpace, XView, VView>());
   static_assert(impl::is_policy_v<Policy>,
-                "recur::for_each_slice: the policy must be recur::Auto or "
-                "recur::ThreadPerX");
+                "recur::for_each_slice: the policy must be recur::Auto, "
+                "recur::ThreadPerX or recur::Staged");
   using T = typename VView::non_const_value_type;
   static_assert(
       std::is_invocable_v<const Function&,
@@ -41,7 +41,7 @@ void for_each_slice(const ExecSpace& space, const XView& x, const VView& V,
   const std::string label =
       std::string("recur::for_each_slice[") + decltype(chosen)::name() + "]";
   if (V.extent(0) == 0) return;
-  impl::thread_per_x(space, label, x, V, f);
+  impl::for_each_row(chosen, space, label, x, V, f);
 }
 
 /// recur::for_each_slice on a default-constructed instance of V's execution

@@ -10,6 +10,15 @@ struct ThreadPerX {
   static constexpr const char* name() { return "ThreadPerX"; }
 };
 
+/// A team computes a tile of rows into team scratch memory, then writes the
+/// tile in V's own contiguous order: coalesced stores for LayoutRight (C,
+/// NumPy, PyTorch order) on a GPU, where one thread per row stores N elements
+/// apart. Rows must fit in team scratch (48 KiB a team on CUDA: N up to about
+/// 12 000 floats); for_each_slice functions run unchanged.
+struct Staged {
+  static constexpr const char* name() { return "Staged"; }
+};
+
 /// Let recur choose the policy from the backend, V's layout and its shape.
 /// The default; today every choice is ThreadPerX.
 struct Auto {

@@ -1,0 +1,89 @@
+#ifndef RECUR_IMPL_STAGED_HPP
+#define RECUR_IMPL_STAGED_HPP
+
+#include <recur/slice.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace recur::impl {
+
+// The staged policy: a team computes the rows of a tile of x's into team
+// scratch memory (one thread a row), then all its threads copy the tile to V
+// in V's own contiguous order, so that neighbouring threads store to
+// neighbouring addresses whatever the layout: coalesced on a GPU for
+// LayoutRight, where one thread per row would store N elements apart.
+template <class ExecSpace, class XView, class VView, class RowFunction>
+struct StagedFunctor {
+  using T           = typename VView::value_type;
+  using team_member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+
+  XView x;
+  VView V;
+  RowFunction f;
+  int rows_per_tile;   // rows computed per team (<= team size)
+  int row_pitch;       // scratch elements between rows (N + 1: no bank conflicts)
+  bool row_contiguous; // V(i, n + 1) next to V(i, n): copy row by row
+
+  KOKKOS_FUNCTION void operator()(const team_member& team) const {
+    const int N             = int(V.extent(1));
+    const std::int64_t M    = std::int64_t(V.extent(0));
+    const std::int64_t row0 = std::int64_t(team.league_rank()) * rows_per_tile;
+    const int rows          = int(M - row0 < rows_per_tile ? M - row0 : rows_per_tile);
+    T* const tile = static_cast<T*>(team.team_scratch(0).get_shmem(
+        sizeof(T) * std::size_t(rows_per_tile) * std::size_t(row_pitch)));
+    const int t = team.team_rank();
+    if (t < rows) f(x(row0 + t), Slice<T>(tile + std::size_t(t) * row_pitch, 1, N));
+    team.team_barrier();
+    const int count = rows * N;
+    for (int l = t; l < count; l += team.team_size()) {
+      const int row = row_contiguous ? l / N : l % rows;
+      const int n   = row_contiguous ? l % N : l / rows;
+      V(row0 + row, n) = tile[std::size_t(row) * row_pitch + n];
+    }
+  }
+};
+
+template <class ExecSpace, class XView, class VView, class RowFunction>
+void staged(const ExecSpace& space, const std::string& label, const XView& x,
+            const VView& V, const RowFunction& f) {
+  using T      = typename VView::value_type;
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Functor = StagedFunctor<ExecSpace, XView, VView, RowFunction>;
+  const int N         = int(V.extent(1));
+  const int row_pitch = N + 1;
+  const std::size_t row_bytes = sizeof(T) * std::size_t(row_pitch);
+  // As many rows as fit in the scratch a team may take (and at most 128 a
+  // tile: enough for whole cache lines of every column of LayoutLeft).
+  const std::size_t budget = std::size_t(Policy::scratch_size_max(0));
+  const int fit            = int(std::min<std::size_t>(128, budget / row_bytes));
+  if (fit < 1) {
+    throw std::invalid_argument(
+        label + ": a row of N = " + std::to_string(N) + " values needs " +
+        std::to_string(row_bytes) + " bytes of team scratch, more than the " +
+        std::to_string(budget) +
+        " this execution space offers; use recur::ThreadPerX for such long rows");
+  }
+  Policy probe(space, 1, Kokkos::AUTO);
+  Functor functor{x, V, f, 1, row_pitch, V.stride_1() == 1};
+  const int team_max = probe.set_scratch_size(0, Kokkos::PerTeam(row_bytes))
+                           .team_size_max(functor, Kokkos::ParallelForTag());
+  // One thread a row; on a GPU a team of 128 also copies with 128 threads.
+  const int team_size     = std::min(team_max, 128);
+  functor.rows_per_tile   = std::min(fit, team_size);
+  const std::int64_t tiles =
+      (std::int64_t(V.extent(0)) + functor.rows_per_tile - 1) / functor.rows_per_tile;
+  Kokkos::parallel_for(
+      label,
+      Policy(space, int(tiles), team_size)
+          .set_scratch_size(0, Kokkos::PerTeam(row_bytes * functor.rows_per_tile)),
+      functor);
+}
+
+}  // namespace recur::impl
+
+#endif

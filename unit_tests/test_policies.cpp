@@ -1,0 +1,82 @@
+// Every policy gives the same values, bit for bit: they run the same
+// arithmetic and differ only in how rows map to threads and memory.
+#include "test_support.hpp"
+
+namespace policies_test {
+
+using namespace recur_test;
+
+template <class C>
+class Policies : public ::testing::Test {};
+TYPED_TEST_SUITE(Policies, AllConfigs, ConfigName);
+
+template <class C, class Family>
+void expect_staged_equals_thread_per_x(const Family& family, int M, int N) {
+  using T = typename C::scalar;
+  const auto x = to_device<typename C::XView>(sample_points<T>(M, 0.95));
+  typename C::VView a("a", M, N), b("b", M, N);
+  recur::evaluate(typename C::space{}, family, x, a, recur::ThreadPerX{});
+  recur::evaluate(typename C::space{}, family, x, b, recur::Staged{});
+  EXPECT_EQ(count_differences(to_host(a), to_host(b)), 0)
+      << Family::name() << " M=" << M << " N=" << N;
+}
+
+TYPED_TEST(Policies, StagedEqualsThreadPerXForEveryKindOfFamily) {
+  using C = TypeParam;
+  // M not a multiple of any tile size; N from 1 to past a warp.
+  for (int N : {1, 2, 7, 33, 130}) {
+    expect_staged_equals_thread_per_x<C>(recur::PowerSums{}, 1001, N);
+    expect_staged_equals_thread_per_x<C>(recur::HermiteENormalized{}, 1001, N);
+    expect_staged_equals_thread_per_x<C>(recur::JacobiNormalized{0.5, -0.5}, 257, N);
+    expect_staged_equals_thread_per_x<C>(recur::HermiteFunction{}, 129, N);
+  }
+}
+
+// A user recurrence through for_each_slice, into a LayoutStride V (every
+// other row of a larger View): the same values, and nothing written between.
+template <class T>
+struct PowerSumsReadingBack {
+  KOKKOS_FUNCTION void operator()(T xi, const recur::Slice<T>& row) const {
+    row(0) = xi;
+    for (int k = 1; k < row.size(); ++k) row(k) = row(k - 1) * xi + xi;
+  }
+};
+
+TYPED_TEST(Policies, StagedRunsUserRecurrencesIntoStridedViews) {
+  using T     = typename TypeParam::scalar;
+  using Space = typename TypeParam::space;
+  const int M = 300, N = 19;
+  const auto x = to_device<typename TypeParam::XView>(sample_points<T>(M, 1.2));
+  typename TypeParam::VView big("big", 2 * M, N), reference("reference", M, N);
+  Kokkos::deep_copy(big, T(-5));
+  Kokkos::View<T**, Kokkos::LayoutStride, Space> every_other(
+      big.data(), Kokkos::LayoutStride(M, 2 * big.stride_0(), N, big.stride_1()));
+  recur::for_each_slice(Space{}, x, every_other, PowerSumsReadingBack<T>{}, recur::Staged{});
+  recur::for_each_slice(Space{}, x, reference, PowerSumsReadingBack<T>{}, recur::ThreadPerX{});
+  const auto h = to_host(big);
+  const auto r = to_host(reference);
+  int wrong = 0, touched = 0;
+  for (int i = 0; i < 2 * M; ++i)
+    for (int n = 0; n < N; ++n) {
+      if (i % 2 == 0) wrong += h(i, n) != r(i / 2, n);
+      else touched += h(i, n) != T(-5);
+    }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(touched, 0);
+}
+
+TEST(Policies, StagedRefusesDerivativesByName) {
+  using Space = Kokkos::DefaultExecutionSpace;
+  Kokkos::View<double*, Space> x("x", 4);
+  Kokkos::View<double**, Space> V("V", 4, 3), dV("dV", 4, 3);
+  try {
+    recur::evaluate(Space{}, recur::Legendre{}, x, V, dV, recur::Staged{});
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "recur::evaluate: the Staged policy does not fill derivatives yet; "
+              "use recur::ThreadPerX or recur::Auto with dV");
+  }
+}
+
+}  // namespace policies_test
