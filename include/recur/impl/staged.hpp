@@ -39,11 +39,20 @@ struct StagedFunctor {
     const int t = team.team_rank();
     if (t < rows) f(x(row0 + t), Slice<T>(tile + std::size_t(t) * row_pitch, 1, N));
     team.team_barrier();
-    const int count = rows * N;
-    for (int l = t; l < count; l += team.team_size()) {
-      const int row = row_contiguous ? l / N : l % rows;
-      const int n   = row_contiguous ? l % N : l / rows;
-      V(row0 + row, n) = tile[std::size_t(row) * row_pitch + n];
+    // Each thread's place in the copy is set once (no division per element).
+    const int threads = team.team_size();
+    if (!row_contiguous) {  // column after column: `rows` neighbours a store
+      if (t < rows)
+        for (int n = 0; n < N; ++n) V(row0 + t, n) = tile[std::size_t(t) * row_pitch + n];
+    } else if (N >= threads) {  // row after row, the team along each row
+      for (int r = 0; r < rows; ++r)
+        for (int n = t; n < N; n += threads)
+          V(row0 + r, n) = tile[std::size_t(r) * row_pitch + n];
+    } else {  // several rows at once: the tile is one contiguous run of V
+      const int rows_per_pass = threads / N;
+      const int n             = t % N;
+      for (int r = t / N; r < rows && t < rows_per_pass * N; r += rows_per_pass)
+        V(row0 + r, n) = tile[std::size_t(r) * row_pitch + n];
     }
   }
 };
