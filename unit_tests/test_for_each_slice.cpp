@@ -39,15 +39,6 @@ void seed_hermite_normalized(const typename C::XView& x,
   });
 }
 
-// A named functor that reads back what it wrote: row(k) = row(k-1) x + x.
-template <class T>
-struct PowerSumsReadingBack {
-  KOKKOS_FUNCTION void operator()(T xi, const recur::Slice<T>& row) const {
-    row(0) = xi;
-    for (int k = 1; k < row.size(); ++k) row(k) = row(k - 1) * xi + xi;
-  }
-};
-
 TYPED_TEST(ForEachSlice, SeedPowerSumsKernelMatchesReference) {
   using T     = typename TypeParam::scalar;
   const int M = 1000;

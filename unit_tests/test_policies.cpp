@@ -34,14 +34,6 @@ TYPED_TEST(Policies, StagedEqualsThreadPerXForEveryKindOfFamily) {
 
 // A user recurrence through for_each_slice, into a LayoutStride V (every
 // other row of a larger View): the same values, and nothing written between.
-template <class T>
-struct PowerSumsReadingBack {
-  KOKKOS_FUNCTION void operator()(T xi, const recur::Slice<T>& row) const {
-    row(0) = xi;
-    for (int k = 1; k < row.size(); ++k) row(k) = row(k - 1) * xi + xi;
-  }
-};
-
 TYPED_TEST(Policies, StagedRunsUserRecurrencesIntoStridedViews) {
   using T     = typename TypeParam::scalar;
   using Space = typename TypeParam::space;

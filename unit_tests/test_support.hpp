@@ -100,6 +100,16 @@ auto to_host(const View& V) {
   return host;
 }
 
+/// A user recurrence that reads back what it wrote: row(k) = row(k-1) x + x,
+/// the power sums by another route.
+template <class T>
+struct PowerSumsReadingBack {
+  KOKKOS_FUNCTION void operator()(T xi, const recur::Slice<T>& row) const {
+    row(0) = xi;
+    for (int k = 1; k < row.size(); ++k) row(k) = row(k - 1) * xi + xi;
+  }
+};
+
 /// How many entries of two host rank-2 Views differ (bitwise, as values).
 template <class A, class B>
 int count_differences(const A& a, const B& b) {
