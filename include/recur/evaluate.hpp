@@ -49,9 +49,20 @@ template <class ExecSpace, class VView>
 ThreadPerX resolve_policy(Auto, const ExecSpace&, const VView&) {
   return {};
 }
-template <class Policy, class ExecSpace, class VView>
-Policy resolve_policy(Policy policy, const ExecSpace&, const VView&) {
+template <class ExecSpace, class VView>
+ThreadPerX resolve_policy(ThreadPerX policy, const ExecSpace&, const VView&) {
   return policy;
+}
+// Staging exists to coalesce a GPU's stores; a CPU thread already writes its
+// own rows contiguously, and per-team barriers only cost there.
+template <class ExecSpace, class VView>
+auto resolve_policy(Staged policy, const ExecSpace&, const VView&) {
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename ExecSpace::memory_space>::accessible) {
+    return ThreadPerX{};
+  } else {
+    return policy;
+  }
 }
 
 // Runs `f(x_i, row)` for every row with the chosen policy.
@@ -133,7 +144,7 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
 
   impl::ScopedRegion region("recur::evaluate");
   const auto chosen = impl::resolve_policy(policy, space, V);
-  if (std::is_same_v<decltype(chosen), const Staged>) {
+  if (std::is_same_v<Policy, Staged>) {
     throw std::invalid_argument(
         "recur::evaluate: the Staged policy does not fill derivatives yet; use "
         "recur::ThreadPerX or recur::Auto with dV");

@@ -14,7 +14,9 @@ struct ThreadPerX {
 /// tile in V's own contiguous order: coalesced stores for LayoutRight (C,
 /// NumPy, PyTorch order) on a GPU, where one thread per row stores N elements
 /// apart. Rows must fit in team scratch (48 KiB a team on CUDA: N up to about
-/// 12 000 floats); for_each_slice functions run unchanged.
+/// 10 000 floats); for_each_slice functions run unchanged. On CPU execution
+/// spaces, where each thread already writes its own rows contiguously, it runs
+/// as ThreadPerX (and the kernel label says so).
 struct Staged {
   static constexpr const char* name() { return "Staged"; }
 };

@@ -37,13 +37,14 @@ struct StagedFunctor {
     T* const tile = static_cast<T*>(team.team_scratch(0).get_shmem(
         sizeof(T) * std::size_t(rows_per_tile) * std::size_t(row_pitch)));
     const int t = team.team_rank();
-    if (t < rows) f(x(row0 + t), Slice<T>(tile + std::size_t(t) * row_pitch, 1, N));
+    for (int r = t; r < rows; r += team.team_size())
+      f(x(row0 + r), Slice<T>(tile + std::size_t(r) * row_pitch, 1, N));
     team.team_barrier();
     // Each thread's place in the copy is set once (no division per element).
     const int threads = team.team_size();
     if (!row_contiguous) {  // column after column: `rows` neighbours a store
-      if (t < rows)
-        for (int n = 0; n < N; ++n) V(row0 + t, n) = tile[std::size_t(t) * row_pitch + n];
+      for (int r = t; r < rows; r += threads)
+        for (int n = 0; n < N; ++n) V(row0 + r, n) = tile[std::size_t(r) * row_pitch + n];
     } else if (N >= threads) {  // row after row, the team along each row
       for (int r = 0; r < rows; ++r)
         for (int n = t; n < N; n += threads)
@@ -81,9 +82,11 @@ void staged(const ExecSpace& space, const std::string& label, const XView& x,
   Functor functor{x, V, f, 1, row_pitch, V.stride_1() == 1};
   const int team_max = probe.set_scratch_size(0, Kokkos::PerTeam(row_bytes))
                            .team_size_max(functor, Kokkos::ParallelForTag());
-  // One thread a row; on a GPU a team of 128 also copies with 128 threads.
-  const int team_size     = std::min(team_max, 128);
-  functor.rows_per_tile   = std::min(fit, team_size);
+  // On a GPU, one thread a row, and a team of 128 copies with 128 threads.
+  // CPU teams are a thread or a few: each takes many rows, so that the cost of
+  // a team (its barrier, its scratch) is spread over a whole tile.
+  const int team_size   = std::min(team_max, 128);
+  functor.rows_per_tile = team_size >= 32 ? std::min(fit, team_size) : fit;
   const std::int64_t tiles =
       (std::int64_t(V.extent(0)) + functor.rows_per_tile - 1) / functor.rows_per_tile;
   Kokkos::parallel_for(
