@@ -82,11 +82,10 @@ void staged(const ExecSpace& space, const std::string& label, const XView& x,
   Functor functor{x, V, f, 1, row_pitch, V.stride_1() == 1};
   const int team_max = probe.set_scratch_size(0, Kokkos::PerTeam(row_bytes))
                            .team_size_max(functor, Kokkos::ParallelForTag());
-  // On a GPU, one thread a row, and a team of 128 copies with 128 threads.
-  // CPU teams are a thread or a few: each takes many rows, so that the cost of
-  // a team (its barrier, its scratch) is spread over a whole tile.
+  // One thread a row, and a team of up to 128 copies with all its threads.
+  // (Only GPU execution spaces get here: on CPUs Staged resolves to ThreadPerX.)
   const int team_size   = std::min(team_max, 128);
-  functor.rows_per_tile = team_size >= 32 ? std::min(fit, team_size) : fit;
+  functor.rows_per_tile = std::min(fit, team_size);
   const std::int64_t tiles =
       (std::int64_t(V.extent(0)) + functor.rows_per_tile - 1) / functor.rows_per_tile;
   Kokkos::parallel_for(
