@@ -4,6 +4,7 @@
 #include <recur/families.hpp>
 #include <recur/impl/checks.hpp>
 #include <recur/impl/kokkos_compat.hpp>
+#include <recur/impl/scan_along_n.hpp>
 #include <recur/impl/staged.hpp>
 #include <recur/impl/three_term.hpp>
 #include <recur/impl/thread_per_x.hpp>
@@ -12,6 +13,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -36,29 +38,60 @@ struct FamilyRow {
 };
 
 template <class Policy>
-inline constexpr bool is_policy_v = std::is_same_v<Policy, Auto> ||
-                                    std::is_same_v<Policy, ThreadPerX> ||
-                                    std::is_same_v<Policy, Staged>;
+inline constexpr bool is_policy_v =
+    std::is_same_v<Policy, Auto> || std::is_same_v<Policy, ThreadPerX> ||
+    std::is_same_v<Policy, Staged> || std::is_same_v<Policy, ScanAlongN>;
 
 template <class Family>
 std::string kernel_label(const char* operation, const char* policy) {
   return std::string("recur::") + operation + "[" + Family::name() + "," + policy + "]";
 }
 
-template <class ExecSpace, class VView>
-ThreadPerX resolve_policy(Auto, const ExecSpace&, const VView&) {
-  return {};
+template <class ExecSpace>
+inline constexpr bool is_host_space_v =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+
+// The kernel type that evaluates `Family` into values of type T.
+template <class T, class ExecSpace, class Family>
+using kernel_t = decltype(make_kernel<T>(std::declval<const ExecSpace&>(),
+                                         std::declval<const Family&>(), 0));
+
+// Auto's rule, from measurements on an H200 and on CPUs (docs/performance.md):
+//  - few rows and long ones: ScanAlongN, if the recurrence has a scan form
+//    (fewer than 8 rows per GPU thread slot, or fewer rows than CPU threads,
+//    and N >= 4096);
+//  - a GPU and rows contiguous in memory (LayoutRight) of 32 bytes or more:
+//    Staged, if a row fits in team scratch (shorter rows are one or two
+//    vector stores, which one thread per row already coalesces);
+//  - otherwise ThreadPerX.
+template <class T, class ExecSpace, class VView>
+PolicyKind choose_policy(const ExecSpace& space, const VView& V, bool scannable) {
+  const std::int64_t M = std::int64_t(V.extent(0));
+  const int N          = int(V.extent(1));
+  const std::int64_t slots =
+      std::int64_t(space.concurrency()) / (is_host_space_v<ExecSpace> ? 1 : 8);
+  if (scannable && N >= 4096 && M < slots) return PolicyKind::ScanAlongN;
+  if constexpr (!is_host_space_v<ExecSpace>) {
+    if (V.stride_1() == 1 && M > 1 && N * sizeof(T) >= 32 &&
+        staged_rows_fit<ExecSpace, T>(N) > 0)
+      return PolicyKind::Staged;
+  }
+  return PolicyKind::ThreadPerX;
 }
+
 template <class ExecSpace, class VView>
 ThreadPerX resolve_policy(ThreadPerX policy, const ExecSpace&, const VView&) {
+  return policy;
+}
+template <class ExecSpace, class VView>
+ScanAlongN resolve_policy(ScanAlongN policy, const ExecSpace&, const VView&) {
   return policy;
 }
 // Staging exists to coalesce a GPU's stores; a CPU thread already writes its
 // own rows contiguously, and per-team barriers only cost there.
 template <class ExecSpace, class VView>
 auto resolve_policy(Staged policy, const ExecSpace&, const VView&) {
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                           typename ExecSpace::memory_space>::accessible) {
+  if constexpr (is_host_space_v<ExecSpace>) {
     return ThreadPerX{};
   } else {
     return policy;
@@ -77,6 +110,23 @@ void for_each_row(Staged, const ExecSpace& space, const std::string& label,
   staged(space, label, x, V, f);
 }
 
+// Calls `run` with the policy object Auto chose (ThreadPerX or Staged; also
+// ScanAlongN when `scannable`), or with the one given, resolved.
+template <bool scannable, class T, class ExecSpace, class VView, class Policy, class Run>
+void dispatch(const ExecSpace& space, const VView& V, Policy policy, const Run& run) {
+  if constexpr (std::is_same_v<Policy, Auto>) {
+    switch (choose_policy<T>(space, V, scannable)) {
+      case PolicyKind::Staged: run(resolve_policy(Staged{}, space, V)); break;
+      case PolicyKind::ScanAlongN:
+        if constexpr (scannable) run(ScanAlongN{});  // the default chunk
+        break;
+      default: run(ThreadPerX{});
+    }
+  } else {
+    run(resolve_policy(policy, space, V));
+  }
+}
+
 }  // namespace impl
 
 /// Fills V(i, n) = p_n(x(i)) for every row i < M and term n < N of `family`,
@@ -93,18 +143,28 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
   static_assert(impl::check_view_types<ExecSpace, XView, VView>());
   static_assert(impl::is_policy_v<Policy>,
                 "recur::evaluate: the policy must be recur::Auto, "
-                "recur::ThreadPerX or recur::Staged");
+                "recur::ThreadPerX, recur::Staged or recur::ScanAlongN");
+  using T      = typename VView::non_const_value_type;
+  using Kernel = impl::kernel_t<T, ExecSpace, Family>;
+  constexpr bool scannable = impl::has_scan_form<Kernel>::value;
+  static_assert(scannable || !std::is_same_v<Policy, ScanAlongN>,
+                "recur::evaluate: recur::ScanAlongN needs a three-term family "
+                "or PowerSums (a linear recurrence it can compose); use "
+                "recur::ThreadPerX or recur::Staged for this family");
   impl::check_extents("recur::evaluate", x, V);
-  using T = typename VView::non_const_value_type;
 
   impl::ScopedRegion region("recur::evaluate");
-  const auto chosen = impl::resolve_policy(policy, space, V);
-  const std::string label =
-      impl::kernel_label<Family>("evaluate", decltype(chosen)::name());
   if (V.extent(0) == 0) return;
-  const auto kernel = impl::make_kernel<T>(space, family, int(V.extent(1)));
-  impl::for_each_row(chosen, space, label, x, V,
-                     impl::FamilyRow<T, std::decay_t<decltype(kernel)>>{kernel});
+  const Kernel kernel = impl::make_kernel<T>(space, family, int(V.extent(1)));
+  impl::dispatch<scannable, T>(space, V, policy, [&](auto chosen) {
+    using Chosen            = decltype(chosen);
+    const std::string label = impl::kernel_label<Family>("evaluate", Chosen::name());
+    if constexpr (std::is_same_v<Chosen, ScanAlongN>) {
+      if constexpr (scannable) impl::scan_along_n(space, label, x, V, impl::scan_form(kernel), chosen.chunk);
+    } else {
+      impl::for_each_row(chosen, space, label, x, V, impl::FamilyRow<T, Kernel>{kernel});
+    }
+  });
 }
 
 /// recur::evaluate on a default-constructed instance of V's execution space.
@@ -115,6 +175,18 @@ template <class Family, class XView, class VView, class Policy = Auto,
 void evaluate(const Family& family, const XView& x, const VView& V,
               Policy policy = {}) {
   evaluate(typename VView::execution_space{}, family, x, V, policy);
+}
+
+/// The policy recur::Auto runs for evaluate(space, family, x, V): chosen
+/// from the execution space, V's layout and extents, and whether the family
+/// is a linear recurrence (see impl::choose_policy). name(kind) gives its name,
+/// as the kernel labels show it.
+template <class ExecSpace, class Family, class VView,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+PolicyKind auto_policy(const ExecSpace& space, const Family&, const VView& V) {
+  using T = typename VView::non_const_value_type;
+  return impl::choose_policy<T>(
+      space, V, impl::has_scan_form<impl::kernel_t<T, ExecSpace, Family>>::value);
 }
 
 /// Fills V(i, n) = p_n(x(i)) and, in the same pass, dV(i, n) = p_n'(x(i))
@@ -133,7 +205,7 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
                 "recur::evaluate: dV must hold the same value type as V");
   static_assert(impl::is_policy_v<Policy>,
                 "recur::evaluate: the policy must be recur::Auto, "
-                "recur::ThreadPerX or recur::Staged");
+                "recur::ThreadPerX, recur::Staged or recur::ScanAlongN");
   using T = typename VView::non_const_value_type;
   static_assert(!impl::is_direct_family<Family, T>::value ||
                     impl::has_derivative_fill<Family, T>::value,
@@ -143,11 +215,10 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
   impl::check_same_extents("recur::evaluate", V, dV);
 
   impl::ScopedRegion region("recur::evaluate");
-  const auto chosen = impl::resolve_policy(policy, space, V);
-  if (std::is_same_v<Policy, Staged>) {
-    throw std::invalid_argument(
-        "recur::evaluate: the Staged policy does not fill derivatives yet; use "
-        "recur::ThreadPerX or recur::Auto with dV");
+  if (!std::is_same_v<Policy, ThreadPerX> && !std::is_same_v<Policy, Auto>) {
+    throw std::invalid_argument(std::string("recur::evaluate: the ") + Policy::name() +
+                                " policy does not fill derivatives yet; use "
+                                "recur::ThreadPerX or recur::Auto with dV");
   }
   const std::string label = impl::kernel_label<Family>(
       "evaluate_with_derivative", ThreadPerX::name());

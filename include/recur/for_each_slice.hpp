@@ -28,6 +28,10 @@ void for_each_slice(const ExecSpace& space, const XView& x, const VView& V,
   static_assert(impl::is_policy_v<Policy>,
                 "recur::for_each_slice: the policy must be recur::Auto, "
                 "recur::ThreadPerX or recur::Staged");
+  static_assert(!std::is_same_v<Policy, ScanAlongN>,
+                "recur::for_each_slice: recur::ScanAlongN needs the "
+                "recurrence's algebra, which a user function does not give; "
+                "use recur::ThreadPerX or recur::Staged");
   using T = typename VView::non_const_value_type;
   static_assert(
       std::is_invocable_v<const Function&,
@@ -37,11 +41,20 @@ void for_each_slice(const ExecSpace& space, const XView& x, const VView& V,
   impl::check_extents("recur::for_each_slice", x, V);
 
   impl::ScopedRegion region("recur::for_each_slice");
-  const auto chosen = impl::resolve_policy(policy, space, V);
-  const std::string label =
-      std::string("recur::for_each_slice[") + decltype(chosen)::name() + "]";
   if (V.extent(0) == 0) return;
-  impl::for_each_row(chosen, space, label, x, V, f);
+  impl::dispatch<false, T>(space, V, policy, [&](auto chosen) {
+    const std::string label =
+        std::string("recur::for_each_slice[") + decltype(chosen)::name() + "]";
+    impl::for_each_row(chosen, space, label, x, V, f);
+  });
+}
+
+/// The policy recur::Auto runs for for_each_slice(space, x, V, f): Staged or
+/// ThreadPerX, from the execution space and V's layout and extents.
+template <class ExecSpace, class VView,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+PolicyKind auto_policy(const ExecSpace& space, const VView& V) {
+  return impl::choose_policy<typename VView::non_const_value_type>(space, V, false);
 }
 
 /// recur::for_each_slice on a default-constructed instance of V's execution

@@ -21,11 +21,38 @@ struct Staged {
   static constexpr const char* name() { return "Staged"; }
 };
 
-/// Let recur choose the policy from the backend, V's layout and its shape.
-/// The default; today every choice is ThreadPerX.
+/// Carries the recurrence along n in parallel, for few x and long rows (say
+/// M = 16, N = 2^24), where one thread per x would leave a GPU idle. Each row
+/// is cut into chunks; the chunks' transfer matrices (the linear map from the
+/// state (p_n, p_{n-1}) at a chunk's start to the state at its end) are
+/// composed by a Kokkos::parallel_scan, and every chunk then runs its part of
+/// the recurrence from its own start. For three-term families and PowerSums;
+/// no derivatives. Chunk starts come from products of transfer matrices, so
+/// results differ from the sequential recurrence by rounding (tested at the
+/// same tolerance as ThreadPerX against 60-digit references).
+struct ScanAlongN {
+  /// Terms a chunk; 0 chooses: 64 (float) or 32 (double) on a GPU, where a
+  /// team of 128 threads stages 128 chunks in team scratch, 1024 on CPUs.
+  int chunk = 0;
+  static constexpr const char* name() { return "ScanAlongN"; }
+};
+
+/// Let recur choose the policy from the backend, V's layout and its shape
+/// (the default). recur::auto_policy(space, family, V) says what it chooses.
 struct Auto {
   static constexpr const char* name() { return "Auto"; }
 };
+
+/// The policies Auto chooses from, by name.
+enum class PolicyKind { ThreadPerX, Staged, ScanAlongN };
+
+inline const char* name(PolicyKind kind) {
+  switch (kind) {
+    case PolicyKind::Staged: return Staged::name();
+    case PolicyKind::ScanAlongN: return ScanAlongN::name();
+    default: return ThreadPerX::name();
+  }
+}
 
 }  // namespace recur
 

@@ -58,6 +58,17 @@ struct StagedFunctor {
   }
 };
 
+// Rows of N values a tile holds: as many as fit in the scratch a team may
+// take, and at most 128 (enough for whole cache lines of every column of
+// LayoutLeft). 0 when a single row does not fit.
+template <class ExecSpace, class T>
+int staged_rows_fit(int N) {
+  const std::size_t row_bytes = sizeof(T) * (std::size_t(N) + 1);
+  const std::size_t budget =
+      std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
+  return int(std::min<std::size_t>(128, budget / row_bytes));
+}
+
 template <class ExecSpace, class XView, class VView, class RowFunction>
 void staged(const ExecSpace& space, const std::string& label, const XView& x,
             const VView& V, const RowFunction& f) {
@@ -67,10 +78,8 @@ void staged(const ExecSpace& space, const std::string& label, const XView& x,
   const int N         = int(V.extent(1));
   const int row_pitch = N + 1;
   const std::size_t row_bytes = sizeof(T) * std::size_t(row_pitch);
-  // As many rows as fit in the scratch a team may take (and at most 128 a
-  // tile: enough for whole cache lines of every column of LayoutLeft).
-  const std::size_t budget = std::size_t(Policy::scratch_size_max(0));
-  const int fit            = int(std::min<std::size_t>(128, budget / row_bytes));
+  const std::size_t budget    = std::size_t(Policy::scratch_size_max(0));
+  const int fit               = staged_rows_fit<ExecSpace, T>(N);
   if (fit < 1) {
     throw std::invalid_argument(
         label + ": a row of N = " + std::to_string(N) + " values needs " +

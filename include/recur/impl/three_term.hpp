@@ -142,17 +142,32 @@ struct ThreeTermKernel {
   Kokkos::View<const ThreeTermCoefficients<W>*, MemorySpace> coefficients;
   W initial;
 
+  // The recurrence as a two-component linear state (p_n, p_{n-1}), one step
+  // at a time: what ScanAlongN composes into transfer matrices.
+  using state_type = W;
+  KOKKOS_FUNCTION void start(double, W& current, W& previous) const {
+    current  = initial;
+    previous = W{};
+  }
+  KOKKOS_FUNCTION void advance(double x, int n, W& current, W& previous) const {
+    const ThreeTermCoefficients<W> k = coefficients(n);
+    const W next = step(affine(k.a, x, k.b), current, k.c, previous);
+    previous     = current;
+    current      = next;
+  }
+  KOKKOS_FUNCTION static double output(const W& current, const W&) {
+    return to_double(current);
+  }
+
   template <class T>
   KOKKOS_FUNCTION void fill(T x_in, const Slice<T>& s) const {
     const double x = x_in;
-    W previous{}, current = initial;
+    W current, previous;
+    start(x, current, previous);
     s(0) = T(to_double(current));
     for (int n = 0; n + 1 < s.size(); ++n) {
-      const ThreeTermCoefficients<W> k = coefficients(n);
-      const W next = step(affine(k.a, x, k.b), current, k.c, previous);
-      previous     = current;
-      current      = next;
-      s(n + 1)     = T(to_double(current));
+      advance(x, n, current, previous);
+      s(n + 1) = T(to_double(current));
     }
   }
 

@@ -1,0 +1,323 @@
+#ifndef RECUR_IMPL_SCAN_ALONG_N_HPP
+#define RECUR_IMPL_SCAN_ALONG_N_HPP
+
+#include <recur/families.hpp>
+#include <recur/impl/kokkos_compat.hpp>
+#include <recur/impl/three_term.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace recur::impl {
+
+// The ScanAlongN policy. A recurrence whose state is a pair (u0, u1) that
+// each step maps linearly, (u0, u1) -> A_n (u0, u1), has, over a chunk of L
+// steps, the transfer matrix A_{n0+L-1} ... A_{n0}. Three passes:
+//  1. every (row, chunk) computes its chunk's transfer matrix by running the
+//     recurrence from (1, 0) and from (0, 1);
+//  2. a Kokkos::parallel_scan composes them along each row (a segmented scan:
+//     a row's first chunk restarts the product), giving each chunk's starting
+//     state;
+//  3. every (row, chunk) runs its L steps from that state and writes them.
+// A "scan form" gives start(x, u0, u1), advance(x, n, u0, u1) (state n to
+// n + 1) and output(u0, u1) (the value at n).
+
+// PowerSums as a linear recurrence: (s_n, x^(n+1)), s_{n+1} = s_n + x x^(n+1).
+struct PowerSumsScan {
+  using state_type = double;
+  KOKKOS_FUNCTION void start(double x, double& sum, double& power) const {
+    sum   = x;
+    power = x;
+  }
+  KOKKOS_FUNCTION void advance(double x, int, double& sum, double& power) const {
+    power *= x;
+    sum += power;
+  }
+  KOKKOS_FUNCTION static double output(double sum, double) { return sum; }
+};
+
+template <class W, class MemorySpace>
+const ThreeTermKernel<W, MemorySpace>& scan_form(const ThreeTermKernel<W, MemorySpace>& kernel) {
+  return kernel;
+}
+inline PowerSumsScan scan_form(const PowerSums&) { return {}; }
+
+// Whether the kernel evaluating a family has a scan form.
+template <class Kernel, class = void>
+struct has_scan_form : std::false_type {};
+template <class Kernel>
+struct has_scan_form<Kernel, std::void_t<decltype(scan_form(std::declval<const Kernel&>()))>>
+    : std::true_type {};
+
+template <class W>
+KOKKOS_FORCEINLINE_FUNCTION W constant(double v) {
+  if constexpr (std::is_same_v<W, double>) {
+    return v;
+  } else {
+    return W{v, 0.0};
+  }
+}
+
+// Column j is the image of the unit state e_j.
+template <class W>
+struct Transfer {
+  W m00, m01, m10, m11;
+};
+template <class W>
+struct ChunkState {
+  W u0, u1;
+};
+
+// a b + c d, where an exact zero factor contributes nothing even against an
+// overflowed one: the zeros of a transfer matrix are structural (He_odd(0) is
+// 0, not 0 inf = NaN, as in the sequential recurrence's step()).
+template <class W>
+KOKKOS_FORCEINLINE_FUNCTION W dot(const W& a, const W& b, const W& c, const W& d) {
+  const bool first = !is_zero(a) && !is_zero(b), second = !is_zero(c) && !is_zero(d);
+  if (first && second) return a * b + c * d;
+  if (first) return a * b;
+  if (second) return c * d;
+  return constant<W>(0);
+}
+
+// later ∘ earlier: the product later · earlier.
+template <class W>
+KOKKOS_FORCEINLINE_FUNCTION Transfer<W> compose(const Transfer<W>& later,
+                                                const Transfer<W>& earlier) {
+  return {dot(later.m00, earlier.m00, later.m01, earlier.m10),
+          dot(later.m00, earlier.m01, later.m01, earlier.m11),
+          dot(later.m10, earlier.m00, later.m11, earlier.m10),
+          dot(later.m10, earlier.m01, later.m11, earlier.m11)};
+}
+
+template <class W>
+struct SegmentedTransfer {
+  Transfer<W> transfer;
+  int restart;  // the segment (row) starts here: forget what came before
+};
+
+template <class W>
+KOKKOS_FORCEINLINE_FUNCTION void join_segmented(SegmentedTransfer<W>& earlier,
+                                                const SegmentedTransfer<W>& later) {
+  if (later.restart) {
+    earlier = later;
+  } else {
+    earlier.transfer = compose(later.transfer, earlier.transfer);
+  }
+}
+
+// Layout of the work: rows of M x chunks, chunk c of row i covering terms
+// [c L, min((c + 1) L, N)).
+struct Chunking {
+  std::int64_t M;
+  int N;
+  int L;
+  int C;  // chunks a row
+  KOKKOS_FUNCTION int begin(int c) const { return c * L; }
+  KOKKOS_FUNCTION int end(int c) const { return c * L + L < N ? c * L + L : N; }
+};
+
+// Pass 1. Work item k = c M + i (rows fastest, so that the rows of one chunk
+// read the same coefficients at the same time); stored at i C + c.
+template <class T, class Scan, class XView, class MemorySpace>
+struct ChunkTransfers {
+  using W = typename Scan::state_type;
+  Scan scan;
+  XView x;
+  Kokkos::View<Transfer<W>*, MemorySpace> transfers;
+  Chunking shape;
+
+  KOKKOS_FUNCTION void operator()(std::int64_t k) const {
+    const std::int64_t i = k % shape.M;
+    const int c          = int(k / shape.M);
+    const double xi      = double(T(x(i)));
+    W a0 = constant<W>(1), a1 = constant<W>(0), b0 = constant<W>(0), b1 = constant<W>(1);
+    for (int n = shape.begin(c); n < shape.end(c) && n + 1 < shape.N; ++n) {
+      scan.advance(xi, n, a0, a1);
+      scan.advance(xi, n, b0, b1);
+    }
+    transfers(i * shape.C + c) = {a0, b0, a1, b1};
+  }
+};
+
+// Pass 2: the exclusive segmented scan over k = i C + c gives each chunk's
+// starting state.
+template <class T, class Scan, class XView, class MemorySpace>
+struct ChunkStarts {
+  using W          = typename Scan::state_type;
+  using value_type = SegmentedTransfer<W>;
+  Scan scan;
+  XView x;
+  Kokkos::View<const Transfer<W>*, MemorySpace> transfers;
+  Kokkos::View<ChunkState<W>*, MemorySpace> starts;
+  Chunking shape;
+
+  KOKKOS_FUNCTION void operator()(std::int64_t k, value_type& update, bool final) const {
+    const int c = int(k % shape.C);
+    if (final) {
+      W u0, u1;
+      scan.start(double(T(x(k / shape.C))), u0, u1);
+      if (c > 0) {
+        const Transfer<W>& m = update.transfer;
+        const W v0 = dot(m.m00, u0, m.m01, u1), v1 = dot(m.m10, u0, m.m11, u1);
+        u0 = v0;
+        u1 = v1;
+      }
+      starts(k) = {u0, u1};
+    }
+    join_segmented(update, value_type{transfers(k), c == 0});
+  }
+  KOKKOS_FUNCTION void init(value_type& v) const {
+    v = {{constant<W>(1), constant<W>(0), constant<W>(0), constant<W>(1)}, 0};
+  }
+#if KOKKOS_VERSION >= 30700
+  KOKKOS_FUNCTION void join(value_type& earlier, const value_type& later) const {
+    join_segmented(earlier, later);
+  }
+#else  // Kokkos 3.4-3.6 ask for volatile arguments (host backends only here)
+  KOKKOS_FUNCTION void join(volatile value_type& earlier,
+                            const volatile value_type& later) const {
+    join_segmented(const_cast<value_type&>(earlier), const_cast<const value_type&>(later));
+  }
+#endif
+};
+
+// Pass 3 on CPUs: each work item writes its chunk straight into V.
+template <class T, class Scan, class XView, class VView, class MemorySpace>
+struct ChunkOutputs {
+  using W = typename Scan::state_type;
+  Scan scan;
+  XView x;
+  VView V;
+  Kokkos::View<const ChunkState<W>*, MemorySpace> starts;
+  Chunking shape;
+
+  KOKKOS_FUNCTION void operator()(std::int64_t k) const {
+    const std::int64_t i = k / shape.C;
+    const int c          = int(k % shape.C);
+    const double xi      = double(T(x(i)));
+    W u0 = starts(k).u0, u1 = starts(k).u1;
+    const int end = shape.end(c);
+    V(i, shape.begin(c)) = T(scan.output(u0, u1));
+    for (int n = shape.begin(c); n + 1 < end; ++n) {
+      scan.advance(xi, n, u0, u1);
+      V(i, n + 1) = T(scan.output(u0, u1));
+    }
+  }
+};
+
+// Pass 3 on GPUs: a team's threads each compute one chunk (work items
+// k = c M + i, as in pass 1) into team scratch, then the team writes the tile
+// in V's contiguous order: along each chunk for row-contiguous V, across the
+// rows for column-contiguous V.
+template <class ExecSpace, class T, class Scan, class XView, class VView>
+struct StagedChunkOutputs {
+  using W           = typename Scan::state_type;
+  using team_member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Scan scan;
+  XView x;
+  VView V;
+  Kokkos::View<const ChunkState<W>*, typename ExecSpace::memory_space> starts;
+  Chunking shape;
+  bool row_contiguous;
+
+  KOKKOS_FUNCTION void operator()(const team_member& team) const {
+    const int threads    = team.team_size();
+    const int pitch      = shape.L + 1;
+    const std::int64_t items = shape.M * shape.C;
+    const std::int64_t k0    = std::int64_t(team.league_rank()) * threads;
+    T* const tile = static_cast<T*>(
+        team.team_scratch(0).get_shmem(sizeof(T) * std::size_t(threads) * pitch));
+    const int t = team.team_rank();
+    if (k0 + t < items) {
+      const std::int64_t k = k0 + t;
+      const std::int64_t i = k % shape.M;
+      const int c          = int(k / shape.M);
+      const double xi      = double(T(x(i)));
+      const ChunkState<W> s = starts(i * shape.C + c);
+      W u0 = s.u0, u1 = s.u1;
+      T* const out = tile + std::size_t(t) * pitch;
+      const int begin = shape.begin(c), end = shape.end(c);
+      out[0] = T(scan.output(u0, u1));
+      for (int n = begin; n + 1 < end; ++n) {
+        scan.advance(xi, n, u0, u1);
+        out[n + 1 - begin] = T(scan.output(u0, u1));
+      }
+    }
+    team.team_barrier();
+    const int L = shape.L;
+    for (int e = t; e < threads * L; e += threads) {
+      const int item = row_contiguous ? e / L : e % threads;
+      const int j    = row_contiguous ? e % L : e / threads;
+      const std::int64_t k = k0 + item;
+      const int c          = int(k / shape.M);
+      if (k < items && c * L + j < shape.N)
+        V(k % shape.M, c * L + j) = tile[std::size_t(item) * pitch + j];
+    }
+  }
+};
+
+template <class ExecSpace, class XView, class VView, class Scan>
+void scan_along_n(const ExecSpace& space, const std::string& label, const XView& x,
+                  const VView& V, const Scan& scan, int chunk) {
+  using T           = typename VView::value_type;
+  using W           = typename Scan::state_type;
+  using MemorySpace = typename ExecSpace::memory_space;
+  using Range       = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  constexpr bool host =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
+  const std::int64_t M = std::int64_t(V.extent(0));
+  const int N          = int(V.extent(1));
+  // On a GPU a chunk is what a thread stages in scratch (a team of 128 holds
+  // 128 chunks in about 33 KiB); a CPU thread writes long chunks directly.
+  if (chunk < 0)
+    throw std::invalid_argument(label + ": ScanAlongN{chunk = " + std::to_string(chunk) +
+                                "} is invalid; the chunk must be positive, or 0 for the default");
+  const int L = chunk > 0 ? std::min(chunk, N) : host ? 1024 : (sizeof(T) == 4 ? 64 : 32);
+  const Chunking shape{M, N, L, (N + L - 1) / L};
+  const std::int64_t items = M * shape.C;
+
+  Kokkos::View<Transfer<W>*, MemorySpace> transfers(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::scan_along_n::transfers"),
+      items);
+  Kokkos::View<ChunkState<W>*, MemorySpace> starts(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::scan_along_n::starts"),
+      items);
+  Kokkos::parallel_for(label + " transfers", Range(space, 0, items),
+                       ChunkTransfers<T, Scan, XView, MemorySpace>{scan, x, transfers, shape});
+  Kokkos::parallel_scan(label + " scan", Range(space, 0, items),
+                        ChunkStarts<T, Scan, XView, MemorySpace>{scan, x, transfers, starts, shape});
+  if constexpr (host) {
+    Kokkos::parallel_for(
+        label, Range(space, 0, items),
+        ChunkOutputs<T, Scan, XView, VView, MemorySpace>{scan, x, V, starts, shape});
+  } else {
+    using Policy  = Kokkos::TeamPolicy<ExecSpace>;
+    using Functor = StagedChunkOutputs<ExecSpace, T, Scan, XView, VView>;
+    const Functor functor{scan, x, V, starts, shape, V.stride_1() == 1};
+    const std::size_t chunk_bytes = sizeof(T) * std::size_t(L + 1);
+    const int team_max = Policy(space, 1, Kokkos::AUTO)
+                             .set_scratch_size(0, Kokkos::PerTeam(chunk_bytes))
+                             .team_size_max(functor, Kokkos::ParallelForTag());
+    const int fit  = int(std::size_t(Policy::scratch_size_max(0)) / chunk_bytes);
+    const int team = std::min({128, team_max, fit});
+    if (team < 1)
+      throw std::invalid_argument(label + ": a chunk of " + std::to_string(L) +
+                                  " terms does not fit in team scratch; use a smaller "
+                                  "ScanAlongN{chunk}, or 0 for the default");
+    Kokkos::parallel_for(label,
+                         Policy(space, int((items + team - 1) / team), team)
+                             .set_scratch_size(0, Kokkos::PerTeam(chunk_bytes * team)),
+                         functor);
+  }
+}
+
+}  // namespace recur::impl
+
+#endif

@@ -1,0 +1,192 @@
+// ScanAlongN against the sequential recurrence (ThreadPerX), and Auto's
+// choices. ScanAlongN starts each chunk from a product of transfer matrices,
+// so it agrees with the sequential recurrence to rounding, not bit for bit.
+#include "test_support.hpp"
+
+#include <cstdio>
+
+namespace scan_test {
+
+using namespace recur_test;
+
+template <class C>
+class ScanAlongN : public ::testing::Test {};
+TYPED_TEST_SUITE(ScanAlongN, AllConfigs, ConfigName);
+
+// The worst scaled error (test_support.hpp) of `got` against `reference`
+// over all rows, the reference taken as exact.
+template <class A, class B>
+double worst_row_error(const A& got, const B& reference) {
+  double worst = 0;
+  for (std::size_t i = 0; i < got.extent(0); ++i) {
+    std::vector<long double> ref(got.extent(1));
+    for (std::size_t n = 0; n < ref.size(); ++n) ref[n] = reference(i, n);
+    worst = std::max(worst, scaled_error([&](std::size_t n) { return got(i, n); }, ref));
+  }
+  return worst;
+}
+
+template <class C, class Family>
+double scan_against_sequential(const Family& family, int M, int N, int chunk,
+                               double bound = 0.95) {
+  using T = typename C::scalar;
+  const auto x = to_device<typename C::XView>(sample_points<T>(M, bound));
+  typename C::VView sequential("sequential", M, N), scanned("scanned", M, N);
+  recur::evaluate(typename C::space{}, family, x, sequential, recur::ThreadPerX{});
+  recur::evaluate(typename C::space{}, family, x, scanned, recur::ScanAlongN{chunk});
+  return worst_row_error(to_host(scanned), to_host(sequential));
+}
+
+TYPED_TEST(ScanAlongN, AgreesWithTheSequentialRecurrenceOnEveryChunking) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  // (M, N, chunk): one term; chunks of one term; partial last chunks; one
+  // chunk for the whole row; more rows than a GPU team; the default chunk.
+  const int shapes[][3] = {{37, 1, 0},  {37, 2, 1},    {5, 1000, 7},
+                           {3, 300, 0}, {300, 130, 64}, {9, 5000, 0}};
+  for (const auto& s : shapes) {
+    const int M = s[0], N = s[1], chunk = s[2];
+    const double tol = tolerance<T>(N);
+    const auto where = ::testing::Message() << "M=" << M << " N=" << N << " chunk=" << chunk;
+    EXPECT_LE(scan_against_sequential<C>(recur::PowerSums{}, M, N, chunk), tol) << where;
+    EXPECT_LE(scan_against_sequential<C>(recur::HermiteENormalized{}, M, N, chunk, 4.0), tol)
+        << where;
+    EXPECT_LE(scan_against_sequential<C>(recur::Legendre{}, M, N, chunk), tol) << where;
+    EXPECT_LE(scan_against_sequential<C>(recur::ChebyshevT{}, M, N, chunk, 1.0), tol) << where;
+    EXPECT_LE(scan_against_sequential<C>(recur::JacobiNormalized{0.5, -0.5}, M, N, chunk), tol)
+        << where;
+    EXPECT_LE(scan_against_sequential<C>(recur::GegenbauerNormalized{0.75}, M, N, chunk), tol)
+        << where;
+  }
+}
+
+// The accuracy over long rows: T_n(cos t) = cos(n t), against long double,
+// for the sequential recurrence and for ScanAlongN, N = 2^16, chunks of 64.
+// The measured errors (recorded as test properties) stay within 4x of each
+// other and far within the families' tolerance.
+TYPED_TEST(ScanAlongN, LongRowsAreAsAccurateAsTheSequentialRecurrence) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  const int M = 8, N = 1 << 16;
+  std::vector<T> xs(M);
+  std::vector<long double> angles(M);
+  for (int i = 0; i < M; ++i) {
+    xs[i]     = T(std::cos(0.1 + 0.37 * i));
+    angles[i] = std::acos((long double)xs[i]);
+  }
+  const auto x = to_device<typename C::XView>(xs);
+  typename C::VView sequential("sequential", M, N), scanned("scanned", M, N);
+  recur::evaluate(typename C::space{}, recur::ChebyshevT{}, x, sequential, recur::ThreadPerX{});
+  recur::evaluate(typename C::space{}, recur::ChebyshevT{}, x, scanned, recur::ScanAlongN{64});
+  const auto s = to_host(sequential);
+  const auto q = to_host(scanned);
+  long double worst_sequential = 0, worst_scanned = 0;
+  for (int i = 0; i < M; ++i)
+    for (int n = 0; n < N; ++n) {
+      const long double exact = std::cos(n * angles[i]);
+      worst_sequential = std::max(worst_sequential, std::fabs(s(i, n) - exact));
+      worst_scanned    = std::max(worst_scanned, std::fabs(q(i, n) - exact));
+    }
+  ::testing::Test::RecordProperty("worst_sequential", std::to_string(double(worst_sequential)));
+  ::testing::Test::RecordProperty("worst_scanned", std::to_string(double(worst_scanned)));
+  EXPECT_LE(double(worst_scanned), tolerance<T>(N));
+  EXPECT_LE(worst_scanned,
+            4 * worst_sequential + 4 * std::numeric_limits<T>::epsilon());
+}
+
+TEST(ScanAlongNErrors, RefusesNegativeChunksAndDerivativesByName) {
+  using Space = Kokkos::DefaultExecutionSpace;
+  Kokkos::View<double*, Space> x("x", 4);
+  Kokkos::View<double**, Space> V("V", 4, 3), dV("dV", 4, 3);
+  try {
+    recur::evaluate(Space{}, recur::Legendre{}, x, V, recur::ScanAlongN{-2});
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "recur::evaluate[Legendre,ScanAlongN]: ScanAlongN{chunk = -2} is invalid; "
+              "the chunk must be positive, or 0 for the default");
+  }
+  try {
+    recur::evaluate(Space{}, recur::Legendre{}, x, V, dV, recur::ScanAlongN{});
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "recur::evaluate: the ScanAlongN policy does not fill derivatives yet; "
+              "use recur::ThreadPerX or recur::Auto with dV");
+  }
+}
+
+// Auto's rule (recur/evaluate.hpp), checked through recur::auto_policy and
+// through the kernels Auto actually runs.
+template <class Space>
+void expect_auto_choices() {
+  const Space space;
+  constexpr bool host =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+  const auto rows_right = [](int M, int N) {
+    return Kokkos::View<float**, Kokkos::LayoutRight, Space>("V", M, N);
+  };
+  const auto rows_left = [](int M, int N) {
+    return Kokkos::View<float**, Kokkos::LayoutLeft, Space>("V", M, N);
+  };
+  using recur::PolicyKind;
+  // One row of 2^14 terms: scan for linear recurrences where there are
+  // threads to share it (not on Serial), never for the rest.
+  const PolicyKind long_row =
+      space.concurrency() > 1 ? PolicyKind::ScanAlongN : PolicyKind::ThreadPerX;
+  EXPECT_EQ(recur::auto_policy(space, recur::Legendre{}, rows_left(1, 1 << 14)), long_row);
+  EXPECT_EQ(recur::auto_policy(space, recur::PowerSums{}, rows_left(1, 1 << 14)), long_row);
+  EXPECT_EQ(recur::auto_policy(space, recur::HermiteFunction{}, rows_left(1, 1 << 14)),
+            PolicyKind::ThreadPerX);
+  EXPECT_EQ(recur::auto_policy(space, rows_left(1, 1 << 14)), PolicyKind::ThreadPerX);
+  // Short rows: one thread per x on CPUs, and on GPUs for column slices and
+  // rows of a single vector store; Staged for longer row slices on GPUs.
+  EXPECT_EQ(recur::auto_policy(space, recur::Legendre{}, rows_left(100000, 32)),
+            PolicyKind::ThreadPerX);
+  EXPECT_EQ(recur::auto_policy(space, recur::Legendre{}, rows_right(100000, 4)),
+            PolicyKind::ThreadPerX);
+  const PolicyKind row_slices = host ? PolicyKind::ThreadPerX : PolicyKind::Staged;
+  EXPECT_EQ(recur::auto_policy(space, recur::Legendre{}, rows_right(100000, 32)), row_slices);
+  EXPECT_EQ(recur::auto_policy(space, rows_right(100000, 32)), row_slices);
+  EXPECT_STREQ(recur::name(row_slices), host ? "ThreadPerX" : "Staged");
+}
+
+TEST(Auto, ChoosesByBackendLayoutShapeAndFamily) {
+#ifdef KOKKOS_ENABLE_CUDA
+  expect_auto_choices<Kokkos::Cuda>();
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  expect_auto_choices<Kokkos::OpenMP>();
+#endif
+#ifdef KOKKOS_ENABLE_SERIAL
+  expect_auto_choices<Kokkos::Serial>();
+#endif
+}
+
+std::vector<std::string>& seen_labels() {
+  static std::vector<std::string> labels;
+  return labels;
+}
+void record_label(const char* name, std::uint32_t, std::uint64_t*) {
+  seen_labels().emplace_back(name);
+}
+
+TEST(Auto, RunsWhatItSaysAndScanKernelsAreLabelled) {
+  using Space = Kokkos::DefaultExecutionSpace;
+  Kokkos::View<double*, Space> x("x", 1);
+  Kokkos::View<double**, Kokkos::LayoutRight, Space> V("V", 1, 5000);
+  if (Space().concurrency() == 1) GTEST_SKIP() << "one thread: Auto never scans";
+  ASSERT_EQ(recur::auto_policy(Space{}, recur::Legendre{}, V), recur::PolicyKind::ScanAlongN);
+  seen_labels().clear();
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(record_label);
+  recur::evaluate(Space{}, recur::Legendre{}, x, V);
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+  EXPECT_NE(std::find(seen_labels().begin(), seen_labels().end(),
+                      "recur::evaluate[Legendre,ScanAlongN]"),
+            seen_labels().end());
+  EXPECT_NE(std::find(seen_labels().begin(), seen_labels().end(),
+                      "recur::evaluate[Legendre,ScanAlongN] transfers"),
+            seen_labels().end());
+}
+
+}  // namespace scan_test
