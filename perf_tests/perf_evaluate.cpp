@@ -4,7 +4,9 @@
 //   recur_perf --benchmark_out=evaluate.json --benchmark_out_format=json
 //   recur_perf --benchmark_filter=Cuda        (one backend; names carry it)
 //
-// Counters: GBps = (M*N written + M read) * sizeof(T) / median time;
+// Names: evaluate/<space>/<T>/<layout>/<family>/<policy>/log2M:<m>/N:<n>; Auto's
+// runs carry the policy it chose as their label. Counters:
+// GBps = (M*N written + M read) * sizeof(T) / median time;
 // fill_GBps = V's bytes / median fill time (fill_seconds says which fill);
 // of_fill = GBps / fill_GBps.
 #include <recur/recur.hpp>
@@ -13,6 +15,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <exception>
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -80,7 +83,14 @@ void evaluate(benchmark::State& state) {
 
   const double fill = fill_seconds(space, V);
   std::vector<double> times;
-  recur::evaluate(space, Family{}, x, V, Policy{});  // warm-up
+  if constexpr (std::is_same_v<Policy, recur::Auto>)
+    state.SetLabel(recur::name(recur::auto_policy(space, Family{}, V)));
+  try {
+    recur::evaluate(space, Family{}, x, V, Policy{});  // warm-up
+  } catch (const std::exception& e) {  // e.g. Staged rows longer than scratch
+    state.SkipWithError(e.what());
+    return;
+  }
   for (auto _ : state) {
     space.fence();
     Kokkos::Timer timer;
@@ -108,10 +118,12 @@ void add(const std::string& layout) {
   auto* b = benchmark::RegisterBenchmark(name.c_str(),
                                          evaluate<Space, T, Layout, Family, Policy>);
   b->ArgNames({"log2M", "N"})->UseManualTime()->Unit(benchmark::kMillisecond);
-  // The shapes on a GPU; 16x fewer rows on CPUs.
+  // Many short rows, and 16 rows of 2^24 terms; on CPUs 16x fewer rows, or
+  // 16x shorter ones.
   const int shrink = device ? 0 : 4;
   for (auto [log2_m, n] : {std::pair{24, 32}, {22, 64}, {20, 256}, {26, 4}})
     b->Args({log2_m - shrink, n});
+  b->Args({4, (1 << 24) >> shrink});
 }
 
 template <class Space, class T, class Layout, class Policy>
@@ -131,8 +143,10 @@ void add_policy() {
 
 template <class Space>
 void add_space() {
+  add_policy<Space, recur::Auto>();
   add_policy<Space, recur::ThreadPerX>();
   add_policy<Space, recur::Staged>();
+  add_policy<Space, recur::ScanAlongN>();
 }
 
 }  // namespace recur_perf
