@@ -4,6 +4,7 @@
 #include <recur/families.hpp>
 #include <recur/impl/checks.hpp>
 #include <recur/impl/kokkos_compat.hpp>
+#include <recur/impl/lockstep.hpp>
 #include <recur/impl/scan_along_n.hpp>
 #include <recur/impl/staged.hpp>
 #include <recur/impl/three_term.hpp>
@@ -161,6 +162,9 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
     const std::string label = impl::kernel_label<Family>("evaluate", Chosen::name());
     if constexpr (std::is_same_v<Chosen, ScanAlongN>) {
       if constexpr (scannable) impl::scan_along_n(space, label, x, V, impl::scan_form(kernel), chosen.chunk);
+    } else if constexpr (std::is_same_v<Chosen, ThreadPerX> && scannable &&
+                         impl::is_host_space_v<ExecSpace>) {
+      impl::lockstep_rows(space, label, x, V, impl::scan_form(kernel));
     } else {
       impl::for_each_row(chosen, space, label, x, V, impl::FamilyRow<T, Kernel>{kernel});
     }
