@@ -62,8 +62,9 @@ using kernel_t = decltype(make_kernel<T>(std::declval<const ExecSpace&>(),
 //    (fewer than 8 rows per GPU thread slot, or fewer rows than CPU threads,
 //    and N >= 4096);
 //  - a GPU and rows contiguous in memory (LayoutRight) of 32 bytes or more:
-//    Staged, if a row fits in team scratch (shorter rows are one or two
-//    vector stores, which one thread per row already coalesces);
+//    Staged, if the recurrence has a scan form (staged a chunk of n at a
+//    time) or a row fits in team scratch (shorter rows are one or two vector
+//    stores, which one thread per row already coalesces);
 //  - otherwise ThreadPerX.
 template <class T, class ExecSpace, class VView>
 PolicyKind choose_policy(const ExecSpace& space, const VView& V, bool scannable) {
@@ -74,7 +75,7 @@ PolicyKind choose_policy(const ExecSpace& space, const VView& V, bool scannable)
   if (scannable && N >= 4096 && M < slots) return PolicyKind::ScanAlongN;
   if constexpr (!is_host_space_v<ExecSpace>) {
     if (V.stride_1() == 1 && M > 1 && N * sizeof(T) >= 32 &&
-        staged_rows_fit<ExecSpace, T>(N) > 0)
+        (scannable || staged_rows_fit<ExecSpace, T>(N) > 0))
       return PolicyKind::Staged;
   }
   return PolicyKind::ThreadPerX;
@@ -165,6 +166,8 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
     } else if constexpr (std::is_same_v<Chosen, ThreadPerX> && scannable &&
                          impl::is_host_space_v<ExecSpace>) {
       impl::lockstep_rows(space, label, x, V, impl::scan_form(kernel));
+    } else if constexpr (std::is_same_v<Chosen, Staged> && scannable) {
+      impl::staged_chunks(space, label, x, V, impl::scan_form(kernel));
     } else {
       impl::for_each_row(chosen, space, label, x, V, impl::FamilyRow<T, Kernel>{kernel});
     }

@@ -13,8 +13,11 @@ struct ThreadPerX {
 /// A team computes a tile of rows into team scratch memory, then writes the
 /// tile in V's own contiguous order: coalesced stores for LayoutRight (C,
 /// NumPy, PyTorch order) on a GPU, where one thread per row stores N elements
-/// apart. Rows must fit in team scratch (48 KiB a team on CUDA: N up to about
-/// 10 000 floats); for_each_slice functions run unchanged. On CPU execution
+/// apart. Families with a linear recurrence (three-term ones, PowerSums) are
+/// staged 32 terms of n at a time, their state kept in registers, so any N
+/// works; for_each_slice functions and other direct families stage whole rows,
+/// which must fit in team scratch (48 KiB a team on CUDA: N up to about
+/// 10 000 floats). On CPU execution
 /// spaces, where each thread already writes its own rows contiguously, it runs
 /// as ThreadPerX (and the kernel label says so).
 struct Staged {

@@ -104,6 +104,73 @@ void staged(const ExecSpace& space, const std::string& label, const XView& x,
       functor);
 }
 
+// Staged for recurrences with a scan form (scan_along_n.hpp), on GPUs: each
+// thread keeps its row's recurrence state in registers and the team goes
+// along n a chunk of `chunk` terms at a time (compute the chunk of every row
+// into scratch, barrier, copy it to V, barrier). The tile stays 128 rows tall
+// and needs the same scratch whatever N is, so long rows stage as well as
+// short ones. Same arithmetic as one x at a time: same values, bit for bit.
+template <class ExecSpace, class T, class Scan, class XView, class VView>
+struct StagedChunksFunctor {
+  using W           = typename Scan::state_type;
+  using team_member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Scan scan;
+  XView x;
+  VView V;
+  int chunk;
+  bool row_contiguous;
+
+  KOKKOS_FUNCTION void operator()(const team_member& team) const {
+    const int N             = int(V.extent(1));
+    const int threads       = team.team_size();
+    const std::int64_t M    = std::int64_t(V.extent(0));
+    const std::int64_t row0 = std::int64_t(team.league_rank()) * threads;
+    const int rows          = int(M - row0 < threads ? M - row0 : threads);
+    const int pitch         = chunk + 1;
+    T* const tile = static_cast<T*>(
+        team.team_scratch(0).get_shmem(sizeof(T) * std::size_t(threads) * pitch));
+    const int t     = team.team_rank();
+    const double xi = t < rows ? double(T(x(row0 + t))) : 0.0;
+    W u0, u1;
+    scan.start(xi, u0, u1);
+    for (int n0 = 0; n0 < N; n0 += chunk) {
+      const int width = N - n0 < chunk ? N - n0 : chunk;
+      T* const out    = tile + std::size_t(t) * pitch;
+      for (int j = 0; j < width; ++j) {
+        if (n0 + j > 0) scan.advance(xi, n0 + j - 1, u0, u1);
+        out[j] = T(scan.output(u0, u1));
+      }
+      team.team_barrier();
+      for (int e = t; e < rows * width; e += threads) {
+        const int r = row_contiguous ? e / width : e % rows;
+        const int j = row_contiguous ? e % width : e / rows;
+        V(row0 + r, n0 + j) = tile[std::size_t(r) * pitch + j];
+      }
+      team.team_barrier();
+    }
+  }
+};
+
+template <class ExecSpace, class XView, class VView, class Scan>
+void staged_chunks(const ExecSpace& space, const std::string& label, const XView& x,
+                   const VView& V, const Scan& scan) {
+  using T       = typename VView::value_type;
+  using Policy  = Kokkos::TeamPolicy<ExecSpace>;
+  using Functor = StagedChunksFunctor<ExecSpace, T, Scan, XView, VView>;
+  const int chunk = std::min(int(V.extent(1)), 32);
+  const Functor functor{scan, x, V, chunk, V.stride_1() == 1};
+  const std::size_t row_bytes = sizeof(T) * std::size_t(chunk + 1);
+  const int team_max = Policy(space, 1, Kokkos::AUTO)
+                           .set_scratch_size(0, Kokkos::PerTeam(row_bytes))
+                           .team_size_max(functor, Kokkos::ParallelForTag());
+  const int team = std::min(128, team_max);
+  const std::int64_t tiles = (std::int64_t(V.extent(0)) + team - 1) / team;
+  Kokkos::parallel_for(
+      label,
+      Policy(space, int(tiles), team).set_scratch_size(0, Kokkos::PerTeam(row_bytes * team)),
+      functor);
+}
+
 }  // namespace recur::impl
 
 #endif
