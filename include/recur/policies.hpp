@@ -28,7 +28,7 @@ struct Staged {
 /// M = 16, N = 2^24), where one thread per x would leave a GPU idle. Each row
 /// is cut into chunks; the chunks' transfer matrices (the linear map from the
 /// state (p_n, p_{n-1}) at a chunk's start to the state at its end) are
-/// composed by a Kokkos::parallel_scan, and every chunk then runs its part of
+/// composed by a blocked scan along each row, and every chunk then runs its part of
 /// the recurrence from its own start. For three-term families and PowerSums;
 /// no derivatives. Chunk starts come from products of transfer matrices, so
 /// results differ from the sequential recurrence by rounding (tested at the

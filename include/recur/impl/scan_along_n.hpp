@@ -18,13 +18,20 @@ namespace recur::impl {
 
 // The ScanAlongN policy. A recurrence whose state is a pair (u0, u1) that
 // each step maps linearly, (u0, u1) -> A_n (u0, u1), has, over a chunk of L
-// steps, the transfer matrix A_{n0+L-1} ... A_{n0}. Three passes:
+// steps, the transfer matrix A_{n0+L-1} ... A_{n0}. Starting states of all
+// chunks are an exclusive prefix product of these matrices along each row:
 //  1. every (row, chunk) computes its chunk's transfer matrix by running the
 //     recurrence from (1, 0) and from (0, 1);
-//  2. a Kokkos::parallel_scan composes them along each row (a segmented scan:
-//     a row's first chunk restarts the product), giving each chunk's starting
-//     state;
-//  3. every (row, chunk) runs its L steps from that state and writes them.
+//  2. a blocked scan of the products along each row: (a) every (row, group
+//     of G chunks) multiplies its G matrices; (b) every row carries its
+//     initial state across its groups; (c) every (row, group) carries its
+//     group's starting state across its chunks;
+//  3. every (row, chunk) runs its L steps from its starting state and writes
+//     them.
+// The scan is recur's own, not Kokkos::parallel_scan: Kokkos' CUDA backend
+// joins partial results as join(later, earlier) (Kokkos_Cuda_ReduceScan.hpp,
+// 4.6), right for commutative operations only, and matrix products do not
+// commute (a Kokkos::parallel_scan version passed on CPUs and failed on CUDA).
 // A "scan form" gives start(x, u0, u1), advance(x, n, u0, u1) (state n to
 // n + 1) and output(u0, u1) (the value at n).
 
@@ -97,19 +104,10 @@ KOKKOS_FORCEINLINE_FUNCTION Transfer<W> compose(const Transfer<W>& later,
 }
 
 template <class W>
-struct SegmentedTransfer {
-  Transfer<W> transfer;
-  int restart;  // the segment (row) starts here: forget what came before
-};
-
-template <class W>
-KOKKOS_FORCEINLINE_FUNCTION void join_segmented(SegmentedTransfer<W>& earlier,
-                                                const SegmentedTransfer<W>& later) {
-  if (later.restart) {
-    earlier = later;
-  } else {
-    earlier.transfer = compose(later.transfer, earlier.transfer);
-  }
+KOKKOS_FORCEINLINE_FUNCTION void apply(const Transfer<W>& m, W& u0, W& u1) {
+  const W v0 = dot(m.m00, u0, m.m01, u1), v1 = dot(m.m10, u0, m.m11, u1);
+  u0 = v0;
+  u1 = v1;
 }
 
 // Layout of the work: rows of M x chunks, chunk c of row i covering terms
@@ -146,46 +144,67 @@ struct ChunkTransfers {
   }
 };
 
-// Pass 2: the exclusive segmented scan over k = i C + c gives each chunk's
-// starting state.
+// Pass 2a: item k = i G' + g (G' groups a row) multiplies the transfer
+// matrices of chunks [g G, (g + 1) G) of row i.
+template <class W, class MemorySpace>
+struct GroupTransfers {
+  Kokkos::View<const Transfer<W>*, MemorySpace> transfers;
+  Kokkos::View<Transfer<W>*, MemorySpace> groups;
+  Chunking shape;
+  int G, groups_per_row;
+
+  KOKKOS_FUNCTION void operator()(std::int64_t k) const {
+    const std::int64_t i = k / groups_per_row;
+    const int g          = int(k % groups_per_row);
+    const int end        = (g + 1) * G < shape.C ? (g + 1) * G : shape.C;
+    Transfer<W> product  = transfers(i * shape.C + g * G);
+    for (int c = g * G + 1; c < end; ++c) product = compose(transfers(i * shape.C + c), product);
+    groups(k) = product;
+  }
+};
+
+// Pass 2b: row i's starting state of every group (stored into `group_starts`),
+// carried across the groups one after the other.
 template <class T, class Scan, class XView, class MemorySpace>
-struct ChunkStarts {
-  using W          = typename Scan::state_type;
-  using value_type = SegmentedTransfer<W>;
+struct GroupStarts {
+  using W = typename Scan::state_type;
   Scan scan;
   XView x;
+  Kokkos::View<const Transfer<W>*, MemorySpace> groups;
+  Kokkos::View<ChunkState<W>*, MemorySpace> group_starts;
+  int groups_per_row;
+
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+    W u0, u1;
+    scan.start(double(T(x(i))), u0, u1);
+    for (int g = 0; g < groups_per_row; ++g) {
+      const std::int64_t k = i * groups_per_row + g;
+      group_starts(k)      = {u0, u1};
+      apply(groups(k), u0, u1);
+    }
+  }
+};
+
+// Pass 2c: from a group's starting state, the starting state of each of its
+// chunks.
+template <class W, class MemorySpace>
+struct ChunkStarts {
   Kokkos::View<const Transfer<W>*, MemorySpace> transfers;
+  Kokkos::View<const ChunkState<W>*, MemorySpace> group_starts;
   Kokkos::View<ChunkState<W>*, MemorySpace> starts;
   Chunking shape;
+  int G, groups_per_row;
 
-  KOKKOS_FUNCTION void operator()(std::int64_t k, value_type& update, bool final) const {
-    const int c = int(k % shape.C);
-    if (final) {
-      W u0, u1;
-      scan.start(double(T(x(k / shape.C))), u0, u1);
-      if (c > 0) {
-        const Transfer<W>& m = update.transfer;
-        const W v0 = dot(m.m00, u0, m.m01, u1), v1 = dot(m.m10, u0, m.m11, u1);
-        u0 = v0;
-        u1 = v1;
-      }
-      starts(k) = {u0, u1};
+  KOKKOS_FUNCTION void operator()(std::int64_t k) const {
+    const std::int64_t i = k / groups_per_row;
+    const int g          = int(k % groups_per_row);
+    const int end        = (g + 1) * G < shape.C ? (g + 1) * G : shape.C;
+    W u0 = group_starts(k).u0, u1 = group_starts(k).u1;
+    for (int c = g * G; c < end; ++c) {
+      starts(i * shape.C + c) = {u0, u1};
+      apply(transfers(i * shape.C + c), u0, u1);
     }
-    join_segmented(update, value_type{transfers(k), c == 0});
   }
-  KOKKOS_FUNCTION void init(value_type& v) const {
-    v = {{constant<W>(1), constant<W>(0), constant<W>(0), constant<W>(1)}, 0};
-  }
-#if KOKKOS_VERSION >= 30700
-  KOKKOS_FUNCTION void join(value_type& earlier, const value_type& later) const {
-    join_segmented(earlier, later);
-  }
-#else  // Kokkos 3.4-3.6 ask for volatile arguments (host backends only here)
-  KOKKOS_FUNCTION void join(volatile value_type& earlier,
-                            const volatile value_type& later) const {
-    join_segmented(const_cast<value_type&>(earlier), const_cast<const value_type&>(later));
-  }
-#endif
 };
 
 // Pass 3 on CPUs: each work item writes its chunk straight into V.
@@ -291,8 +310,25 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
       items);
   Kokkos::parallel_for(label + " transfers", Range(space, 0, items),
                        ChunkTransfers<T, Scan, XView, MemorySpace>{scan, x, transfers, shape});
-  Kokkos::parallel_scan(label + " scan", Range(space, 0, items),
-                        ChunkStarts<T, Scan, XView, MemorySpace>{scan, x, transfers, starts, shape});
+  // Groups of about sqrt(C) chunks balance passes 2a-2c (each O(sqrt(C))
+  // sequential steps a thread).
+  int G = 1;
+  while (std::int64_t(G) * G < shape.C) G *= 2;
+  const int groups_per_row = (shape.C + G - 1) / G;
+  Kokkos::View<Transfer<W>*, MemorySpace> groups(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::scan_along_n::groups"),
+      M * groups_per_row);
+  Kokkos::View<ChunkState<W>*, MemorySpace> group_starts(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::scan_along_n::group_starts"),
+      M * groups_per_row);
+  Kokkos::parallel_for(label + " groups", Range(space, 0, M * groups_per_row),
+                       GroupTransfers<W, MemorySpace>{transfers, groups, shape, G, groups_per_row});
+  Kokkos::parallel_for(label + " rows", Range(space, 0, M),
+                       GroupStarts<T, Scan, XView, MemorySpace>{scan, x, groups, group_starts,
+                                                                groups_per_row});
+  Kokkos::parallel_for(label + " starts", Range(space, 0, M * groups_per_row),
+                       ChunkStarts<W, MemorySpace>{transfers, group_starts, starts, shape, G,
+                                                   groups_per_row});
   if constexpr (host) {
     Kokkos::parallel_for(
         label, Range(space, 0, items),
