@@ -108,6 +108,38 @@ void evaluate(benchmark::State& state) {
   state.counters["of_fill"]   = gbs / fill_gbs;
 }
 
+// Why a column-slice (LayoutLeft) V stays below the fill: its N columns are
+// N write streams M elements apart, where the fill writes 8. This stores
+// 2^24 x 32 floats as S streams (work item c stores c, c + M/S, ...; every
+// warp store 128 contiguous bytes, as in the fill and in ThreadPerX), S = 4 to
+// 64: if DRAM efficiency falls with the number of streams, so does GB/s.
+template <class Space>
+void streams(benchmark::State& state) {
+  const int S              = int(state.range(0));
+  const std::int64_t count = std::int64_t(1) << 29;
+  const std::int64_t items = count / S;
+  const Space space;
+  Kokkos::View<float*, Space> data(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "data"),
+                                   count);
+  float* const p = data.data();
+  const auto store = [&] {
+    Kokkos::parallel_for(
+        "recur_perf::streams",
+        Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, items),
+        KOKKOS_LAMBDA(std::int64_t c) {
+          for (int j = 0; j < S; ++j) p[c + j * items] = 1.0f;
+        });
+  };
+  store();
+  std::vector<double> times;
+  for (auto _ : state) {
+    times.push_back(median_seconds(space, store, 1));
+    state.SetIterationTime(times.back());
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  state.counters["GBps"] = double(count) * sizeof(float) / times[times.size() / 2] / 1e9;
+}
+
 template <class Space, class T, class Layout, class Family, class Policy>
 void add(const std::string& layout) {
   const bool device =
@@ -143,6 +175,14 @@ void add_policy() {
 
 template <class Space>
 void add_space() {
+  const bool device =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+  if (device) {
+    auto* b = benchmark::RegisterBenchmark(
+        (std::string("streams/") + Space::name() + "/float").c_str(), streams<Space>);
+    b->ArgName("S")->UseManualTime()->Unit(benchmark::kMillisecond);
+    for (int S : {4, 8, 16, 32, 64}) b->Arg(S);
+  }
   add_policy<Space, recur::Auto>();
   add_policy<Space, recur::ThreadPerX>();
   add_policy<Space, recur::Staged>();

@@ -20,6 +20,8 @@ def rows(data, space=None):
         if b.get("run_type") == "aggregate":
             continue
         name = b["name"].split("/")
+        if name[0] != "evaluate":
+            continue
         # evaluate/<space>/<T>/<layout>/<family>/<policy>/log2M:<m>/N:<n>/manual_time
         _, where, scalar, layout, family, policy = name[:6]
         if space and where != space:
