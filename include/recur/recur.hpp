@@ -9,6 +9,7 @@
 #include <recur/for_each_slice.hpp>
 #include <recur/math.hpp>
 #include <recur/policies.hpp>
+#include <recur/series.hpp>
 #include <recur/slice.hpp>
 #include <recur/version.hpp>
 

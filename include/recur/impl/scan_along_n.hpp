@@ -62,15 +62,6 @@ template <class Kernel>
 struct has_scan_form<Kernel, std::void_t<decltype(scan_form(std::declval<const Kernel&>()))>>
     : std::true_type {};
 
-template <class W>
-KOKKOS_FORCEINLINE_FUNCTION W constant(double v) {
-  if constexpr (std::is_same_v<W, double>) {
-    return v;
-  } else {
-    return W{v, 0.0};
-  }
-}
-
 // Column j is the image of the unit state e_j.
 template <class W>
 struct Transfer {

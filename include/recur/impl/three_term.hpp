@@ -113,6 +113,14 @@ inline void from_long_double(long double v, DoubleDouble& out) {
   out.hi = double(v);
   out.lo = double(v - out.hi);
 }
+template <class W>
+KOKKOS_FORCEINLINE_FUNCTION W constant(double v) {
+  if constexpr (std::is_same_v<W, double>) {
+    return v;
+  } else {
+    return W{v, 0.0};
+  }
+}
 KOKKOS_FORCEINLINE_FUNCTION double to_double(double v) { return v; }
 KOKKOS_FORCEINLINE_FUNCTION double to_double(DoubleDouble v) { return v.hi; }
 KOKKOS_FORCEINLINE_FUNCTION bool is_zero(double v) { return v == 0; }

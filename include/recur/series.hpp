@@ -1,0 +1,124 @@
+#ifndef RECUR_SERIES_HPP
+#define RECUR_SERIES_HPP
+
+#include <recur/families.hpp>
+#include <recur/impl/kokkos_compat.hpp>
+#include <recur/impl/series.hpp>
+#include <recur/impl/three_term.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace recur {
+
+namespace impl {
+
+template <class ExecSpace, class Family, class CView, class XView, class YView>
+constexpr bool check_series_types() {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value,
+                "recur::series: the first argument must be a Kokkos execution space instance");
+  static_assert(Kokkos::is_view<CView>::value && view_rank<CView> == 2,
+                "recur::series: C must be a rank-2 View of extents N x K (N terms, K "
+                "coefficient sets)");
+  static_assert(Kokkos::is_view<XView>::value && view_rank<XView> == 1,
+                "recur::series: x must be a rank-1 View");
+  static_assert(Kokkos::is_view<YView>::value && view_rank<YView> == 2,
+                "recur::series: Y must be a rank-2 View of extents M x K");
+  static_assert(std::is_same_v<typename YView::value_type, float> ||
+                    std::is_same_v<typename YView::value_type, double>,
+                "recur::series: Y must hold (non-const) float or double");
+  static_assert(std::is_arithmetic_v<typename CView::non_const_value_type> &&
+                    std::is_arithmetic_v<typename XView::non_const_value_type>,
+                "recur::series: C and x must hold real numbers");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecSpace, typename CView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecSpace, typename XView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecSpace, typename YView::memory_space>::accessible,
+      "recur::series: C, x and Y must live in memory this execution space can access");
+  static_assert(is_three_term_family<Family>::value || std::is_same_v<Family, PowerSums>,
+                "recur::series: the family must be a three-term family or PowerSums; a "
+                "direct family gives no recurrence to sum by");
+  return true;
+}
+
+template <class CView, class XView, class YView>
+void check_series_extents(const CView& C, const XView& x, const YView& Y) {
+  const std::string where = "recur::series: ";
+  if (Y.extent(0) != x.extent(0))
+    throw std::invalid_argument(where + "x has " + std::to_string(x.extent(0)) +
+                                " entries but Y has " + std::to_string(Y.extent(0)) +
+                                " rows; Y must be M x K with M = x.extent(0)");
+  if (Y.extent(1) != C.extent(1))
+    throw std::invalid_argument(where + "C has " + std::to_string(C.extent(1)) +
+                                " columns (coefficient sets) but Y has " +
+                                std::to_string(Y.extent(1)) +
+                                "; Y must be M x K with K = C.extent(1)");
+  if (C.extent(0) == 0 || C.extent(0) > std::size_t(std::numeric_limits<int>::max()))
+    throw std::invalid_argument(where + "C has " + std::to_string(C.extent(0)) +
+                                " rows; N = C.extent(0), the number of terms, must be "
+                                "between 1 and 2^31 - 1");
+}
+
+template <class ExecSpace, class Family, class CView, class XView, class YView, class DView>
+void run_series(const ExecSpace& space, const Family& family, const CView& C, const XView& x,
+                const YView& Y, const DView& dY, bool derivative) {
+  using T = typename YView::non_const_value_type;
+  ScopedRegion region("recur::series");
+  if (Y.size() == 0) return;
+  const auto kernel = make_kernel<T>(space, family, int(C.extent(0)));
+  using Functor = SeriesFunctor<T, std::decay_t<decltype(kernel)>, XView, CView, YView, DView>;
+  Kokkos::parallel_for(
+      std::string("recur::series[") + Family::name() + "]",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+          space, 0, std::int64_t(Y.extent(0)) * std::int64_t(Y.extent(1))),
+      Functor{kernel, x, C, Y, dY, derivative});
+}
+
+}  // namespace impl
+
+/// Y(i, k) = sum_{n < N} C(n, k) p_n(x(i)): K expansions in `family`, with
+/// N = C.extent(0) terms each, evaluated at every x without forming V (by
+/// Clenshaw's recurrence; impl/series.hpp says why). C is N x K, Y is M x K,
+/// any layouts; Y float or double, computed in the same working precision as
+/// recur::evaluate (float in double, double in double-double). Three-term
+/// families and PowerSums. Enqueued on `space`.
+template <class ExecSpace, class Family, class CView, class XView, class YView,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+void series(const ExecSpace& space, const Family& family, const CView& C, const XView& x,
+            const YView& Y) {
+  static_assert(impl::check_series_types<ExecSpace, Family, CView, XView, YView>());
+  impl::check_series_extents(C, x, Y);
+  impl::run_series(space, family, C, x, Y, Y, false);
+}
+
+/// recur::series, and in the same pass dY(i, k) = d/dx of the same sums.
+template <class ExecSpace, class Family, class CView, class XView, class YView, class DView,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+void series(const ExecSpace& space, const Family& family, const CView& C, const XView& x,
+            const YView& Y, const DView& dY) {
+  static_assert(impl::check_series_types<ExecSpace, Family, CView, XView, YView>());
+  static_assert(impl::check_series_types<ExecSpace, Family, CView, XView, DView>());
+  impl::check_series_extents(C, x, Y);
+  if (dY.extent(0) != Y.extent(0) || dY.extent(1) != Y.extent(1))
+    throw std::invalid_argument("recur::series: dY is " + std::to_string(dY.extent(0)) + " x " +
+                                std::to_string(dY.extent(1)) + " but Y is " +
+                                std::to_string(Y.extent(0)) + " x " +
+                                std::to_string(Y.extent(1)) + "; dY must have Y's extents");
+  impl::run_series(space, family, C, x, Y, dY, true);
+}
+
+/// recur::series on a default-constructed instance of Y's execution space.
+template <class Family, class CView, class XView, class YView,
+          std::enable_if_t<!Kokkos::is_execution_space<Family>::value, int> = 0>
+void series(const Family& family, const CView& C, const XView& x, const YView& Y) {
+  series(typename YView::execution_space{}, family, C, x, Y);
+}
+
+}  // namespace recur
+
+#endif

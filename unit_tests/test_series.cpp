@@ -1,0 +1,130 @@
+// recur::series against the direct sum V C formed in long double on the host,
+// with V from each family's recurrence run in long double.
+#include "test_support.hpp"
+
+#include <cstdio>
+
+namespace series_test {
+
+using namespace recur_test;
+
+template <class C>
+class Series : public ::testing::Test {};
+TYPED_TEST_SUITE(Series, AllConfigs, ConfigName);
+
+// p_n(x) and p_n'(x), n < N, in long double: the family's recurrence (or, for
+// PowerSums, the partial sums), times the prefactor of HermiteFunction.
+template <class Family>
+void reference_values(const Family& family, long double x, int N, std::vector<long double>& p,
+                      std::vector<long double>& dp) {
+  p.assign(N, 0);
+  dp.assign(N, 0);
+  if constexpr (std::is_same_v<Family, recur::PowerSums>) {
+    long double s = 0, ds = 0, power = x, dpower = 1;
+    for (int n = 0; n < N; ++n) {
+      s += power;
+      ds += dpower;
+      p[n] = s, dp[n] = ds;
+      dpower = (n + 2) * power;
+      power *= x;
+    }
+  } else {
+    long double previous = 0, current = family.initial(), dprevious = 0, dcurrent = 0;
+    for (int n = 0; n < N; ++n) {
+      p[n] = current, dp[n] = dcurrent;
+      const auto k = family.coefficients(n);
+      const long double next  = (k.a * x + k.b) * current - k.c * previous;
+      const long double dnext = k.a * current + (k.a * x + k.b) * dcurrent - k.c * dprevious;
+      previous = current, current = next, dprevious = dcurrent, dcurrent = dnext;
+    }
+    if constexpr (std::is_same_v<Family, recur::HermiteFunction>) {
+      const long double g = std::exp(-x * x / 2);
+      for (int n = 0; n < N; ++n) {
+        dp[n] = (dp[n] - x * p[n]) * g;
+        p[n] *= g;
+      }
+    }
+  }
+}
+
+// The worst error of Y (and dY) relative to sum_n |C(n, k) p_n(x)| (and the
+// same with p_n'), the scale of the rounding any summation commits.
+template <class C, class Family>
+void expect_series_matches(const Family& family, int M, int N, int K, double bound) {
+  using T = typename C::scalar;
+  using Space = typename C::space;
+  const auto xs = sample_points<T>(M, bound);
+  const auto x  = to_device<typename C::XView>(xs);
+  Kokkos::View<T**, typename C::layout, Space> coefficients("C", N, K);
+  typename C::VView Y("Y", M, K), dY("dY", M, K), Y_only("Y only", M, K);
+  auto c = Kokkos::create_mirror_view(coefficients);
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  for (int n = 0; n < N; ++n)
+    for (int k = 0; k < K; ++k) c(n, k) = T(dist(rng));
+  Kokkos::deep_copy(coefficients, c);
+  recur::series(Space{}, family, coefficients, x, Y, dY);
+  recur::series(Space{}, family, coefficients, x, Y_only);
+  const auto y = to_host(Y), dy = to_host(dY), y_only = to_host(Y_only);
+  double worst = 0, dworst = 0;
+  std::vector<long double> p, dp;
+  for (int i = 0; i < M; ++i) {
+    reference_values(family, (long double)xs[i], N, p, dp);
+    for (int k = 0; k < K; ++k) {
+      long double sum = 0, dsum = 0, scale = 0, dscale = 0;
+      for (int n = 0; n < N; ++n) {
+        sum += c(n, k) * p[n];
+        dsum += c(n, k) * dp[n];
+        scale += std::fabs(c(n, k) * p[n]);
+        dscale += std::fabs(c(n, k) * dp[n]);
+      }
+      worst  = std::max(worst, double(std::fabs(y(i, k) - sum) / scale));
+      dworst = std::max(dworst, double(std::fabs(dy(i, k) - dsum) / std::max(dscale, 1e-300L)));
+      EXPECT_EQ(y(i, k), y_only(i, k)) << "with and without dY";
+    }
+  }
+  EXPECT_LE(worst, tolerance<T>(N)) << Family::name() << " N=" << N;
+  EXPECT_LE(dworst, tolerance<T>(N)) << Family::name() << " N=" << N << " (derivative)";
+}
+
+TYPED_TEST(Series, MatchesTheDirectSumForEveryKindOfFamily) {
+  using C = TypeParam;
+  for (int N : {1, 2, 17, 300}) {
+    expect_series_matches<C>(recur::PowerSums{}, 41, N, 3, 0.99);
+    expect_series_matches<C>(recur::Monomials{}, 41, std::min(N, 40), 3, 1.0);
+    expect_series_matches<C>(recur::Legendre{}, 41, N, 3, 1.0);
+    expect_series_matches<C>(recur::ChebyshevT{}, 41, N, 3, 1.0);
+    expect_series_matches<C>(recur::HermiteENormalized{}, 41, N, 3, 5.0);
+    expect_series_matches<C>(recur::JacobiNormalized{0.5, -0.5}, 41, N, 3, 1.0);
+    expect_series_matches<C>(recur::GegenbauerNormalized{1.5}, 41, N, 3, 1.0);
+    expect_series_matches<C>(recur::HermiteFunction{}, 41, N, 3, 8.0);
+  }
+}
+
+TEST(SeriesErrors, ExtentsAreCheckedByName) {
+  using Space = Kokkos::DefaultExecutionSpace;
+  Kokkos::View<double*, Space> x("x", 5);
+  Kokkos::View<double**, Space> C("C", 4, 2), Y("Y", 5, 3), Y4("Y4", 4, 2), C0("C0", 0, 3),
+      Y2("Y2", 5, 2), dY("dY", 5, 1);
+  const auto message = [&](auto&& call) {
+    try {
+      call();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  EXPECT_EQ(message([&] { recur::series(Space{}, recur::Legendre{}, C, x, Y); }),
+            "recur::series: C has 2 columns (coefficient sets) but Y has 3; Y must be "
+            "M x K with K = C.extent(1)");
+  EXPECT_EQ(message([&] { recur::series(Space{}, recur::Legendre{}, C, x, Y4); }),
+            "recur::series: x has 5 entries but Y has 4 rows; Y must be M x K with "
+            "M = x.extent(0)");
+  EXPECT_EQ(message([&] { recur::series(Space{}, recur::Legendre{}, C0, x, Y); }),
+            "recur::series: C has 0 rows; N = C.extent(0), the number of terms, must be "
+            "between 1 and 2^31 - 1");
+  EXPECT_EQ(message([&] { recur::series(Space{}, recur::Legendre{}, C, x, Y2, dY); }),
+            "recur::series: dY is 5 x 1 but Y is 5 x 2; dY must have Y's extents");
+}
+
+}  // namespace series_test
