@@ -161,15 +161,20 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
   impl::dispatch<scannable, T>(space, V, policy, [&](auto chosen) {
     using Chosen            = decltype(chosen);
     const std::string label = impl::kernel_label<Family>("evaluate", Chosen::name());
+    const impl::FamilyRow<T, Kernel> row{kernel};
+    // (Each use of the scan form sits under its own `if constexpr
+    // (scannable)`: nvcc instantiates discarded branches of conjunctions.)
     if constexpr (std::is_same_v<Chosen, ScanAlongN>) {
-      if constexpr (scannable) impl::scan_along_n(space, label, x, V, impl::scan_form(kernel), chosen.chunk);
-    } else if constexpr (std::is_same_v<Chosen, ThreadPerX> && scannable &&
-                         impl::is_host_space_v<ExecSpace>) {
-      impl::lockstep_rows(space, label, x, V, impl::scan_form(kernel));
-    } else if constexpr (std::is_same_v<Chosen, Staged> && scannable) {
-      impl::staged_chunks(space, label, x, V, impl::scan_form(kernel));
+      if constexpr (scannable)
+        impl::scan_along_n(space, label, x, V, impl::scan_form(kernel), chosen.chunk);
+    } else if constexpr (std::is_same_v<Chosen, ThreadPerX> && impl::is_host_space_v<ExecSpace>) {
+      if constexpr (scannable) impl::lockstep_rows(space, label, x, V, impl::scan_form(kernel));
+      else impl::for_each_row(chosen, space, label, x, V, row);
+    } else if constexpr (std::is_same_v<Chosen, Staged>) {
+      if constexpr (scannable) impl::staged_chunks(space, label, x, V, impl::scan_form(kernel));
+      else impl::for_each_row(chosen, space, label, x, V, row);
     } else {
-      impl::for_each_row(chosen, space, label, x, V, impl::FamilyRow<T, Kernel>{kernel});
+      impl::for_each_row(chosen, space, label, x, V, row);
     }
   });
 }
