@@ -101,6 +101,34 @@ TYPED_TEST(Series, MatchesTheDirectSumForEveryKindOfFamily) {
   }
 }
 
+#ifdef RECUR_ENABLE_KOKKOSKERNELS
+// The same sums through V and Kokkos Kernels' gemv (K = 1) and gemm (K > 1).
+TYPED_TEST(Series, ThroughBlasMatchesTheFusedSums) {
+  using C     = TypeParam;
+  using T     = typename C::scalar;
+  using Space = typename C::space;
+  const int M = 77, N = 33;
+  const auto x = to_device<typename C::XView>(sample_points<T>(M, 1.0));
+  for (int K : {1, 5}) {
+    Kokkos::View<T**, typename C::layout, Space> coefficients("C", N, K);
+    auto c = Kokkos::create_mirror_view(coefficients);
+    for (int n = 0; n < N; ++n)
+      for (int k = 0; k < K; ++k) c(n, k) = T(1.0 / (1 + n + k));
+    Kokkos::deep_copy(coefficients, c);
+    typename C::VView fused("fused", M, K), blas("blas", M, K);
+    recur::series(Space{}, recur::LegendreNormalized{}, coefficients, x, fused);
+    recur::series_via_blas(Space{}, recur::LegendreNormalized{}, coefficients, x, blas);
+    const auto f = to_host(fused), b = to_host(blas);
+    double worst = 0;
+    for (int i = 0; i < M; ++i)
+      for (int k = 0; k < K; ++k)
+        worst = std::max(worst, double(std::fabs(f(i, k) - b(i, k)) /
+                                       (1 + std::fabs((long double)f(i, k)))));
+    EXPECT_LE(worst, 40 * std::numeric_limits<T>::epsilon()) << "K=" << K;
+  }
+}
+#endif
+
 TEST(SeriesErrors, ExtentsAreCheckedByName) {
   using Space = Kokkos::DefaultExecutionSpace;
   Kokkos::View<double*, Space> x("x", 5);

@@ -1,12 +1,18 @@
 #ifndef RECUR_SERIES_HPP
 #define RECUR_SERIES_HPP
 
+#include <recur/config.hpp>
+#include <recur/evaluate.hpp>
 #include <recur/families.hpp>
 #include <recur/impl/kokkos_compat.hpp>
 #include <recur/impl/series.hpp>
 #include <recur/impl/three_term.hpp>
 
 #include <Kokkos_Core.hpp>
+#ifdef RECUR_ENABLE_KOKKOSKERNELS
+#include <KokkosBlas2_gemv.hpp>
+#include <KokkosBlas3_gemm.hpp>
+#endif
 
 #include <cstdint>
 #include <limits>
@@ -118,6 +124,69 @@ template <class Family, class CView, class XView, class YView,
 void series(const Family& family, const CView& C, const XView& x, const YView& Y) {
   series(typename YView::execution_space{}, family, C, x, Y);
 }
+
+#ifdef RECUR_ENABLE_KOKKOSKERNELS
+/// Y = V C through Kokkos Kernels: V (M x N, any layout; its contents are
+/// overwritten) is filled by recur::evaluate with `policy`, then
+/// KokkosBlas::gemv (K = 1) or KokkosBlas::gemm forms the product. Costs V's
+/// memory and traffic, but reaches BLAS speed when K is large; recur::series
+/// needs neither (docs/performance.md compares them). C must hold Y's value
+/// type.
+template <class ExecSpace, class Family, class CView, class XView, class YView, class VView,
+          class Policy = Auto,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+void series_via_blas(const ExecSpace& space, const Family& family, const CView& C,
+                     const XView& x, const YView& Y, const VView& V, Policy policy = {}) {
+  static_assert(impl::check_series_types<ExecSpace, Family, CView, XView, YView>());
+  static_assert(std::is_same_v<typename CView::non_const_value_type,
+                               typename YView::non_const_value_type> &&
+                    std::is_same_v<typename VView::non_const_value_type,
+                                   typename YView::non_const_value_type>,
+                "recur::series_via_blas: C, V and Y must hold the same value type");
+  impl::check_series_extents(C, x, Y);
+  if (V.extent(0) != Y.extent(0) || V.extent(1) != C.extent(0))
+    throw std::invalid_argument("recur::series_via_blas: V is " + std::to_string(V.extent(0)) +
+                                " x " + std::to_string(V.extent(1)) + " but must be M x N = " +
+                                std::to_string(Y.extent(0)) + " x " +
+                                std::to_string(C.extent(0)));
+  impl::ScopedRegion region("recur::series_via_blas");
+  evaluate(space, family, x, V, policy);
+  using T = typename YView::non_const_value_type;
+  if (Y.extent(1) == 1) {
+    const auto c = Kokkos::subview(C, Kokkos::ALL, 0);
+    const auto y = Kokkos::subview(Y, Kokkos::ALL, 0);
+#if KOKKOS_VERSION >= 40000
+    KokkosBlas::gemv(space, "N", T(1), V, c, T(0), y);
+#else
+    impl::fence(space, "recur::series_via_blas: before gemv");
+    KokkosBlas::gemv("N", T(1), V, c, T(0), y);
+#endif
+  } else {
+#if KOKKOS_VERSION >= 40000
+    KokkosBlas::gemm(space, "N", "N", T(1), V, C, T(0), Y);
+#else
+    impl::fence(space, "recur::series_via_blas: before gemm");
+    KokkosBlas::gemm("N", "N", T(1), V, C, T(0), Y);
+#endif
+  }
+}
+
+/// recur::series_via_blas with V allocated for the call, in Y's layout.
+template <class ExecSpace, class Family, class CView, class XView, class YView,
+          class Policy = Auto,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                               !Kokkos::is_view<Policy>::value,
+                           int> = 0>
+void series_via_blas(const ExecSpace& space, const Family& family, const CView& C,
+                     const XView& x, const YView& Y, Policy policy = {}) {
+  impl::check_series_extents(C, x, Y);
+  Kokkos::View<typename YView::non_const_value_type**, typename YView::array_layout,
+               typename ExecSpace::memory_space>
+      V(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::series_via_blas::V"),
+        Y.extent(0), C.extent(0));
+  series_via_blas(space, family, C, x, Y, V, policy);
+}
+#endif
 
 }  // namespace recur
 
