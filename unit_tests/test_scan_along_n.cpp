@@ -190,3 +190,36 @@ TEST(Auto, RunsWhatItSaysAndScanKernelsAreLabelled) {
 }
 
 }  // namespace scan_test
+
+namespace scan_test {
+
+// Coefficient tables are kept between calls (impl/three_term.hpp): changing
+// the family's parameters or asking for more terms must not reuse a wrong or
+// short table, and a shorter call reuses the kept one's prefix.
+TEST(CoefficientTables, KeptTablesFollowParametersAndLength) {
+  using Space = Kokkos::DefaultExecutionSpace;
+  using View  = Kokkos::View<double**, Kokkos::LayoutLeft, Space>;
+  const auto x = to_device<Kokkos::View<double*, Space>>(sample_points<double>(20, 0.9));
+  const auto run = [&](const recur::Jacobi& family, int N) {
+    View V("V", 20, N);
+    recur::evaluate(Space{}, family, x, V, recur::ThreadPerX{});
+    return to_host(V);
+  };
+  const auto a_long  = run(recur::Jacobi{0.5, 1.5}, 300);
+  const auto b       = run(recur::Jacobi{1.5, 0.5}, 100);
+  const auto a_short = run(recur::Jacobi{0.5, 1.5}, 50);
+  const auto a_more  = run(recur::Jacobi{0.5, 1.5}, 400);
+  const auto a_again = run(recur::Jacobi{0.5, 1.5}, 50);
+  int differ_from_a = 0;
+  for (int i = 0; i < 20; ++i) {
+    for (int n = 0; n < 50; ++n) {
+      EXPECT_EQ(a_short(i, n), a_long(i, n));
+      EXPECT_EQ(a_again(i, n), a_long(i, n));
+    }
+    for (int n = 0; n < 300; ++n) EXPECT_EQ(a_more(i, n), a_long(i, n));
+    for (int n = 1; n < 100; ++n) differ_from_a += b(i, n) != a_long(i, n);
+  }
+  EXPECT_GT(differ_from_a, 20 * 90);
+}
+
+}  // namespace scan_test

@@ -13,6 +13,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace recur::impl {
 
@@ -22,10 +23,8 @@ namespace recur::impl {
 // chunks are an exclusive prefix product of these matrices along each row:
 //  1. every (row, chunk) computes its chunk's transfer matrix by running the
 //     recurrence from (1, 0) and from (0, 1);
-//  2. a blocked scan of the products along each row: (a) every (row, group
-//     of G chunks) multiplies its G matrices; (b) every row carries its
-//     initial state across its groups; (c) every (row, group) carries its
-//     group's starting state across its chunks;
+//  2. a blocked scan of the products along each row (BlockProducts,
+//     TopStarts, BlockStarts below);
 //  3. every (row, chunk) runs its L steps from its starting state and writes
 //     them.
 // The scan is recur's own, not Kokkos::parallel_scan: Kokkos' CUDA backend
@@ -135,65 +134,68 @@ struct ChunkTransfers {
   }
 };
 
-// Pass 2a: item k = i G' + g (G' groups a row) multiplies the transfer
-// matrices of chunks [g G, (g + 1) G) of row i.
+// Pass 2, a blocked scan: level l + 1 holds the products of blocks of B
+// consecutive matrices of level l (level 0: the chunks'), per row, up to a
+// level of at most B matrices a row; then starting states go down the levels,
+// B sequential steps a thread at each. Read-only Views are marked Restrict so
+// that loads can run ahead of the stores of a sequential loop.
 template <class W, class MemorySpace>
-struct GroupTransfers {
-  Kokkos::View<const Transfer<W>*, MemorySpace> transfers;
-  Kokkos::View<Transfer<W>*, MemorySpace> groups;
-  Chunking shape;
-  int G, groups_per_row;
+using TransfersIn =
+    Kokkos::View<const Transfer<W>*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Restrict>>;
+
+template <class W, class MemorySpace>
+struct BlockProducts {
+  TransfersIn<W, MemorySpace> in;
+  Kokkos::View<Transfer<W>*, MemorySpace> out;
+  int n_in, n_out, B;
 
   KOKKOS_FUNCTION void operator()(std::int64_t k) const {
-    const std::int64_t i = k / groups_per_row;
-    const int g          = int(k % groups_per_row);
-    const int end        = (g + 1) * G < shape.C ? (g + 1) * G : shape.C;
-    Transfer<W> product  = transfers(i * shape.C + g * G);
-    for (int c = g * G + 1; c < end; ++c) product = compose(transfers(i * shape.C + c), product);
-    groups(k) = product;
+    const std::int64_t i = k / n_out;
+    const int b          = int(k % n_out);
+    const int end        = (b + 1) * B < n_in ? (b + 1) * B : n_in;
+    Transfer<W> product  = in(i * n_in + b * B);
+    for (int j = b * B + 1; j < end; ++j) product = compose(in(i * n_in + j), product);
+    out(k) = product;
   }
 };
 
-// Pass 2b: row i's starting state of every group (stored into `group_starts`),
-// carried across the groups one after the other.
+// The top level: each row's initial state carried across its blocks.
 template <class T, class Scan, class XView, class MemorySpace>
-struct GroupStarts {
+struct TopStarts {
   using W = typename Scan::state_type;
   Scan scan;
   XView x;
-  Kokkos::View<const Transfer<W>*, MemorySpace> groups;
-  Kokkos::View<ChunkState<W>*, MemorySpace> group_starts;
-  int groups_per_row;
+  TransfersIn<W, MemorySpace> top;
+  Kokkos::View<ChunkState<W>*, MemorySpace> states;
+  int n_top;
 
   KOKKOS_FUNCTION void operator()(std::int64_t i) const {
     W u0, u1;
     scan.start(double(T(x(i))), u0, u1);
-    for (int g = 0; g < groups_per_row; ++g) {
-      const std::int64_t k = i * groups_per_row + g;
-      group_starts(k)      = {u0, u1};
-      apply(groups(k), u0, u1);
+    for (int b = 0; b < n_top; ++b) {
+      states(i * n_top + b) = {u0, u1};
+      apply(top(i * n_top + b), u0, u1);
     }
   }
 };
 
-// Pass 2c: from a group's starting state, the starting state of each of its
-// chunks.
+// One level down: a block's starting state carried across its B members.
 template <class W, class MemorySpace>
-struct ChunkStarts {
-  Kokkos::View<const Transfer<W>*, MemorySpace> transfers;
-  Kokkos::View<const ChunkState<W>*, MemorySpace> group_starts;
-  Kokkos::View<ChunkState<W>*, MemorySpace> starts;
-  Chunking shape;
-  int G, groups_per_row;
+struct BlockStarts {
+  TransfersIn<W, MemorySpace> low;
+  Kokkos::View<const ChunkState<W>*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Restrict>> up;
+  Kokkos::View<ChunkState<W>*, MemorySpace> states;
+  int n_low, n_up, B;
 
   KOKKOS_FUNCTION void operator()(std::int64_t k) const {
-    const std::int64_t i = k / groups_per_row;
-    const int g          = int(k % groups_per_row);
-    const int end        = (g + 1) * G < shape.C ? (g + 1) * G : shape.C;
-    W u0 = group_starts(k).u0, u1 = group_starts(k).u1;
-    for (int c = g * G; c < end; ++c) {
-      starts(i * shape.C + c) = {u0, u1};
-      apply(transfers(i * shape.C + c), u0, u1);
+    const std::int64_t i = k / n_up;
+    const int b          = int(k % n_up);
+    const int end        = (b + 1) * B < n_low ? (b + 1) * B : n_low;
+    W u0 = up(k).u0, u1 = up(k).u1;
+    for (int j = b * B; j < end; ++j) {
+      const Transfer<W> m        = low(i * n_low + j);
+      states(i * n_low + j)      = {u0, u1};
+      apply(m, u0, u1);
     }
   }
 };
@@ -262,13 +264,23 @@ struct StagedChunkOutputs {
     }
     team.team_barrier();
     const int L = shape.L;
-    for (int e = t; e < threads * L; e += threads) {
-      const int item = row_contiguous ? e / L : e % threads;
-      const int j    = row_contiguous ? e % L : e / threads;
-      const std::int64_t k = k0 + item;
-      const int c          = int(k / shape.M);
-      if (k < items && c * L + j < shape.N)
-        V(k % shape.M, c * L + j) = tile[std::size_t(item) * pitch + j];
+    if (row_contiguous) {  // each chunk is a run of V: `lanes` threads a chunk
+      const int lanes = L < threads ? L : threads;
+      const int step  = threads / lanes;
+      if (t >= step * lanes) return;
+      for (int item = t / lanes; item < threads && k0 + item < items; item += step) {
+        const std::int64_t k = k0 + item;
+        const std::int64_t i = k % shape.M;
+        const int begin      = int(k / shape.M) * L;
+        for (int j = t % lanes; j < L && begin + j < shape.N; j += lanes)
+          V(i, begin + j) = tile[std::size_t(item) * pitch + j];
+      }
+    } else if (k0 + t < items) {  // neighbouring threads, neighbouring rows
+      const std::int64_t k = k0 + t;
+      const std::int64_t i = k % shape.M;
+      const int begin      = int(k / shape.M) * L;
+      for (int j = 0; j < L && begin + j < shape.N; ++j)
+        V(i, begin + j) = tile[std::size_t(t) * pitch + j];
     }
   }
 };
@@ -301,25 +313,41 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
       items);
   Kokkos::parallel_for(label + " transfers", Range(space, 0, items),
                        ChunkTransfers<T, Scan, XView, MemorySpace>{scan, x, transfers, shape});
-  // Groups of about sqrt(C) chunks balance passes 2a-2c (each O(sqrt(C))
-  // sequential steps a thread).
-  int G = 1;
-  while (std::int64_t(G) * G < shape.C) G *= 2;
-  const int groups_per_row = (shape.C + G - 1) / G;
-  Kokkos::View<Transfer<W>*, MemorySpace> groups(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::scan_along_n::groups"),
-      M * groups_per_row);
-  Kokkos::View<ChunkState<W>*, MemorySpace> group_starts(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::scan_along_n::group_starts"),
-      M * groups_per_row);
-  Kokkos::parallel_for(label + " groups", Range(space, 0, M * groups_per_row),
-                       GroupTransfers<W, MemorySpace>{transfers, groups, shape, G, groups_per_row});
-  Kokkos::parallel_for(label + " rows", Range(space, 0, M),
-                       GroupStarts<T, Scan, XView, MemorySpace>{scan, x, groups, group_starts,
-                                                                groups_per_row});
-  Kokkos::parallel_for(label + " starts", Range(space, 0, M * groups_per_row),
-                       ChunkStarts<W, MemorySpace>{transfers, group_starts, starts, shape, G,
-                                                   groups_per_row});
+  constexpr int B = 32;
+  std::vector<Kokkos::View<Transfer<W>*, MemorySpace>> levels{transfers};
+  std::vector<int> counts{shape.C};
+  while (counts.back() > B) {
+    const int n = (counts.back() + B - 1) / B;
+    levels.emplace_back(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::scan_along_n::blocks"),
+        M * n);
+    Kokkos::parallel_for(label + " blocks", Range(space, 0, M * n),
+                         BlockProducts<W, MemorySpace>{levels[levels.size() - 2], levels.back(),
+                                                       counts.back(), n, B});
+    counts.push_back(n);
+  }
+  const std::size_t top = levels.size() - 1;
+  Kokkos::View<ChunkState<W>*, MemorySpace> up =
+      top == 0 ? starts
+               : Kokkos::View<ChunkState<W>*, MemorySpace>(
+                     Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
+                                        "recur::scan_along_n::block_starts"),
+                     M * counts[top]);
+  Kokkos::parallel_for(label + " starts", Range(space, 0, M),
+                       TopStarts<T, Scan, XView, MemorySpace>{scan, x, levels[top], up,
+                                                              counts[top]});
+  for (std::size_t l = top; l-- > 0;) {
+    Kokkos::View<ChunkState<W>*, MemorySpace> down =
+        l == 0 ? starts
+               : Kokkos::View<ChunkState<W>*, MemorySpace>(
+                     Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
+                                        "recur::scan_along_n::block_starts"),
+                     M * counts[l]);
+    Kokkos::parallel_for(label + " starts", Range(space, 0, M * counts[l + 1]),
+                         BlockStarts<W, MemorySpace>{levels[l], up, down, counts[l],
+                                                     counts[l + 1], B});
+    up = down;
+  }
   if constexpr (host) {
     Kokkos::parallel_for(
         label, Range(space, 0, items),

@@ -141,10 +141,17 @@ struct StagedChunksFunctor {
         out[j] = T(scan.output(u0, u1));
       }
       team.team_barrier();
-      for (int e = t; e < rows * width; e += threads) {
-        const int r = row_contiguous ? e / width : e % rows;
-        const int j = row_contiguous ? e % width : e / rows;
-        V(row0 + r, n0 + j) = tile[std::size_t(r) * pitch + j];
+      // Each thread's place in the copy is worked out once a chunk: no
+      // division per element.
+      if (row_contiguous) {  // chunk rows are runs of V: `lanes` threads a run
+        const int lanes = width < threads ? width : threads;
+        const int step  = threads / lanes;
+        if (t < step * lanes)
+          for (int r = t / lanes; r < rows; r += step)
+            for (int j = t % lanes; j < width; j += lanes)
+              V(row0 + r, n0 + j) = tile[std::size_t(r) * pitch + j];
+      } else if (t < rows) {  // neighbouring threads, neighbouring rows
+        for (int j = 0; j < width; ++j) V(row0 + t, n0 + j) = tile[std::size_t(t) * pitch + j];
       }
       team.team_barrier();
     }

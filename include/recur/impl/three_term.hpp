@@ -7,6 +7,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstring>
+#include <mutex>
 #include <type_traits>
 #include <utility>
 
@@ -272,10 +274,61 @@ struct ScaledThreeTermKernel {
   }
 };
 
+// The coefficient table of `family` for N terms in the working number W,
+// in MemorySpace. Tabulating runs on the host in long double, about 20 ns a
+// term (0.35 s at N = 2^24 on the H200's host, a thousand times the kernel),
+// so the last table made for each family type, working number and memory
+// space is kept, and reused while the family's parameters are the same and it
+// is long enough. Kept tables are released at Kokkos::finalize.
+template <class W, class ExecSpace, class Family>
+Kokkos::View<const ThreeTermCoefficients<W>*, typename ExecSpace::memory_space>
+coefficient_table(const ExecSpace& space, const Family& family, int N) {
+  using MemorySpace = typename ExecSpace::memory_space;
+  using Table       = Kokkos::View<ThreeTermCoefficients<W>*, MemorySpace>;
+  struct Kept {
+    bool valid = false;
+    unsigned char key[sizeof(Family)];
+    Table table;
+  };
+  static std::mutex mutex;
+  static Kept kept;
+  static bool hooked = false;
+  const std::size_t terms = std::size_t(N - 1);
+  std::lock_guard<std::mutex> lock(mutex);
+  const bool same_family =
+      std::is_empty_v<Family> || std::memcmp(kept.key, &family, sizeof(Family)) == 0;
+  if (kept.valid && same_family && kept.table.extent(0) >= terms)
+    return Kokkos::subview(kept.table, std::make_pair(std::size_t(0), terms));
+
+  Table table(Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
+                                 "recur::evaluate::coefficients"),
+              terms);
+  auto host = Kokkos::create_mirror_view(table);
+  for (int n = 0; n + 1 < N; ++n) {
+    const auto k = family.coefficients(n);
+    from_long_double(k.a, host(n).a);
+    from_long_double(k.b, host(n).b);
+    from_long_double(k.c, host(n).c);
+  }
+  Kokkos::deep_copy(space, table, host);
+  // The host mirror must outlive the (possibly asynchronous) copy.
+  fence(space, "recur::evaluate: coefficient upload");
+  kept.valid = true;
+  std::memcpy(kept.key, &family, sizeof(Family));
+  kept.table = table;
+  if (!hooked) {
+    Kokkos::push_finalize_hook([] {
+      std::lock_guard<std::mutex> release(mutex);
+      kept = Kept{};
+    });
+    hooked = true;
+  }
+  return table;
+}
+
 // What runs per x for `family` with N terms in precision T: a direct family
-// runs as it is; a three-term family gets its coefficients tabulated on the
-// host (in long double, then in the working number) and copied to the
-// execution space once per call.
+// runs as it is; a three-term family gets its coefficient table (tabulated on
+// the host in long double, then in the working number, and kept between calls).
 template <class T, class ExecSpace, class Family>
 auto make_kernel(const ExecSpace& space, const Family& family, int N) {
   if constexpr (is_direct_family<Family, T>::value) {
@@ -291,20 +344,7 @@ auto make_kernel(const ExecSpace& space, const Family& family, int N) {
     using MemorySpace = typename ExecSpace::memory_space;
     // HermiteFunction's rescaled recurrence runs in double.
     using W = std::conditional_t<has_exponent<Family>::value, double, working_t<T>>;
-    Kokkos::View<ThreeTermCoefficients<W>*, MemorySpace> table(
-        Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
-                           "recur::evaluate::coefficients"),
-        N - 1);
-    auto host = Kokkos::create_mirror_view(table);
-    for (int n = 0; n + 1 < N; ++n) {
-      const auto k = family.coefficients(n);
-      from_long_double(k.a, host(n).a);
-      from_long_double(k.b, host(n).b);
-      from_long_double(k.c, host(n).c);
-    }
-    Kokkos::deep_copy(space, table, host);
-    // The host mirror must outlive the (possibly asynchronous) copy.
-    fence(space, "recur::evaluate: coefficient upload");
+    const auto table = coefficient_table<W>(space, family, N);
     W initial;
     from_long_double(family.initial(), initial);
     if constexpr (has_exponent<Family>::value) {
