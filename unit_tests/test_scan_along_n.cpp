@@ -139,13 +139,14 @@ void expect_auto_choices() {
   EXPECT_EQ(recur::auto_policy(space, recur::HermiteFunction{}, rows_left(1, 1 << 14)),
             PolicyKind::ThreadPerX);
   EXPECT_EQ(recur::auto_policy(space, rows_left(1, 1 << 14)), PolicyKind::ThreadPerX);
-  // Short rows: one thread per x on CPUs, and on GPUs for column slices and
-  // rows of a single vector store; Staged for longer row slices on GPUs.
+  // One thread per x on CPUs, and on GPUs for column slices and a direct
+  // family's rows of one vector store; Staged for other row slices on GPUs.
   EXPECT_EQ(recur::auto_policy(space, recur::Legendre{}, rows_left(100000, 32)),
             PolicyKind::ThreadPerX);
-  EXPECT_EQ(recur::auto_policy(space, recur::Legendre{}, rows_right(100000, 4)),
-            PolicyKind::ThreadPerX);
   const PolicyKind row_slices = host ? PolicyKind::ThreadPerX : PolicyKind::Staged;
+  EXPECT_EQ(recur::auto_policy(space, recur::PowerSums{}, rows_right(100000, 4)),
+            PolicyKind::ThreadPerX);
+  EXPECT_EQ(recur::auto_policy(space, recur::Legendre{}, rows_right(100000, 4)), row_slices);
   EXPECT_EQ(recur::auto_policy(space, recur::Legendre{}, rows_right(100000, 32)), row_slices);
   EXPECT_EQ(recur::auto_policy(space, rows_right(100000, 32)), row_slices);
   EXPECT_STREQ(recur::name(row_slices), host ? "ThreadPerX" : "Staged");

@@ -42,7 +42,7 @@ void for_each_slice(const ExecSpace& space, const XView& x, const VView& V,
 
   impl::ScopedRegion region("recur::for_each_slice");
   if (V.extent(0) == 0) return;
-  impl::dispatch<false, T>(space, V, policy, [&](auto chosen) {
+  impl::dispatch<false, false, T>(space, V, policy, [&](auto chosen) {
     const std::string label =
         std::string("recur::for_each_slice[") + decltype(chosen)::name() + "]";
     impl::for_each_row(chosen, space, label, x, V, f);
@@ -54,7 +54,7 @@ void for_each_slice(const ExecSpace& space, const XView& x, const VView& V,
 template <class ExecSpace, class VView,
           std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
 PolicyKind auto_policy(const ExecSpace& space, const VView& V) {
-  return impl::choose_policy<typename VView::non_const_value_type>(space, V, false);
+  return impl::choose_policy<typename VView::non_const_value_type>(space, V, false, false);
 }
 
 /// recur::for_each_slice on a default-constructed instance of V's execution
