@@ -14,6 +14,8 @@
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
 
+#include "recur_perf_commit.hpp"
+
 #include <algorithm>
 #include <exception>
 #include <cstdint>
