@@ -33,6 +33,7 @@ struct ThreeTermCoefficients {
 //
 // Optional members, for Normalized<Family>:
 //   long double norm_ratio(int n) const;  // h_{n+1} / h_n, h_n = ∫ p_n² dμ
+//   long double total_mass() const;       // ∫ w(x) dx, for recur::gauss
 //   static constexpr const char* normalized_name();
 //   void check_normalizable() const;      // throws for parameters without one
 //
@@ -140,6 +141,7 @@ struct HermiteE {
   long double initial() const { return 1.0; }
   ThreeTermCoefficients<long double> coefficients(int n) const { return {1, 0, (long double)n}; }
   long double norm_ratio(int n) const { return n + 1.0L; }  // h_n = n!
+  long double total_mass() const { return 2.50662827463100050241576528481104525L; }  // sqrt(2 pi)
 };
 
 /// He_n(x) / sqrt(n!), the seed's second example: orthonormal for the standard
@@ -156,6 +158,7 @@ struct Hermite {
   long double initial() const { return 1.0; }
   ThreeTermCoefficients<long double> coefficients(int n) const { return {2, 0, 2.0L * n}; }
   long double norm_ratio(int n) const { return 2.0L * (n + 1); }  // h_n = 2^n n!
+  long double total_mass() const { return 1.77245385090551602729816748334114518L; }  // sqrt(pi)
 };
 
 /// H_n(x) / sqrt(2^n n!): orthonormal for the density e^{-x²}/sqrt(pi).
@@ -188,6 +191,7 @@ struct Legendre {
     return {(2.0L * n + 1) / (n + 1), 0, (long double)n / (n + 1)};
   }
   long double norm_ratio(int n) const { return (2.0L * n + 1) / (2.0L * n + 3); }
+  long double total_mass() const { return 2; }
 };
 
 /// sqrt(2n+1) P_n: orthonormal for the uniform density on [-1, 1].
@@ -203,6 +207,7 @@ struct ChebyshevT {
     return {n == 0 ? 1.0L : 2.0L, 0, 1};
   }
   long double norm_ratio(int n) const { return n == 0 ? 0.5L : 1.0L; }
+  long double total_mass() const { return 3.14159265358979323846264338327950288L; }
 };
 
 /// T_0 = 1, sqrt(2) T_n: orthonormal for the arcsine density 1/(pi sqrt(1-x²)).
@@ -216,6 +221,7 @@ struct ChebyshevU {
   long double initial() const { return 1.0; }
   ThreeTermCoefficients<long double> coefficients(int) const { return {2, 0, 1}; }
   long double norm_ratio(int) const { return 1; }
+  long double total_mass() const { return 1.57079632679489661923132169163975144L; }
 };
 
 /// U_n itself: already orthonormal for the semicircle density (2/pi) sqrt(1-x²).
@@ -240,6 +246,7 @@ struct Laguerre {
   }
   // h_n = Gamma(n+alpha+1) / (n! Gamma(alpha+1)) for the Gamma(alpha+1) density.
   long double norm_ratio(int n) const { return (n + (long double)alpha + 1) / (n + 1); }
+  long double total_mass() const { return std::tgamma((long double)alpha + 1); }
 };
 
 /// L_n^(alpha) / sqrt(Gamma(n+alpha+1) / (n! Gamma(alpha+1))): orthonormal for
@@ -276,6 +283,11 @@ struct Jacobi {
     return (2.0L * n + s + 1) / (2.0L * n + s + 3) * (n + a + 1) * (n + b + 1) /
            ((n + s + 1) * (n + 1));
   }
+  long double total_mass() const {
+    const long double a = alpha, b = beta;
+    return std::exp((a + b + 1) * std::log(2.0L) + std::lgamma(a + 1) + std::lgamma(b + 1) -
+                    std::lgamma(a + b + 2));
+  }
 };
 
 /// Jacobi polynomials orthonormal for the Beta-type density proportional to
@@ -303,6 +315,11 @@ struct Gegenbauer {
   long double norm_ratio(int n) const {
     const long double l = lambda;
     return (n + 2 * l) * (n + l) / ((n + 1) * (n + l + 1));
+  }
+  long double total_mass() const {
+    const long double l = lambda;
+    return std::exp(0.5L * std::log(3.14159265358979323846264338327950288L) +
+                    std::lgamma(l + 0.5L) - std::lgamma(l + 1));
   }
   void check_normalizable() const {
     impl::require_parameter("GegenbauerNormalized", "lambda", lambda, lambda != 0,

@@ -7,6 +7,7 @@
 #include <recur/evaluate.hpp>
 #include <recur/families.hpp>
 #include <recur/for_each_slice.hpp>
+#include <recur/gauss.hpp>
 #include <recur/math.hpp>
 #include <recur/policies.hpp>
 #include <recur/series.hpp>
