@@ -12,41 +12,6 @@ template <class C>
 class Series : public ::testing::Test {};
 TYPED_TEST_SUITE(Series, AllConfigs, ConfigName);
 
-// p_n(x) and p_n'(x), n < N, in long double: the family's recurrence (or, for
-// PowerSums, the partial sums), times the prefactor of HermiteFunction.
-template <class Family>
-void reference_values(const Family& family, long double x, int N, std::vector<long double>& p,
-                      std::vector<long double>& dp) {
-  p.assign(N, 0);
-  dp.assign(N, 0);
-  if constexpr (std::is_same_v<Family, recur::PowerSums>) {
-    long double s = 0, ds = 0, power = x, dpower = 1;
-    for (int n = 0; n < N; ++n) {
-      s += power;
-      ds += dpower;
-      p[n] = s, dp[n] = ds;
-      dpower = (n + 2) * power;
-      power *= x;
-    }
-  } else {
-    long double previous = 0, current = family.initial(), dprevious = 0, dcurrent = 0;
-    for (int n = 0; n < N; ++n) {
-      p[n] = current, dp[n] = dcurrent;
-      const auto k = family.coefficients(n);
-      const long double next  = (k.a * x + k.b) * current - k.c * previous;
-      const long double dnext = k.a * current + (k.a * x + k.b) * dcurrent - k.c * dprevious;
-      previous = current, current = next, dprevious = dcurrent, dcurrent = dnext;
-    }
-    if constexpr (std::is_same_v<Family, recur::HermiteFunction>) {
-      const long double g = std::exp(-x * x / 2);
-      for (int n = 0; n < N; ++n) {
-        dp[n] = (dp[n] - x * p[n]) * g;
-        p[n] *= g;
-      }
-    }
-  }
-}
-
 // The worst error of Y (and dY) relative to sum_n |C(n, k) p_n(x)| (and the
 // same with p_n'), the scale of the rounding any summation commits.
 template <class C, class Family>

@@ -6,10 +6,12 @@
 #include <recur/config.hpp>
 #include <recur/evaluate.hpp>
 #include <recur/families.hpp>
+#include <recur/fit.hpp>
 #include <recur/for_each_slice.hpp>
 #include <recur/gauss.hpp>
 #include <recur/math.hpp>
 #include <recur/policies.hpp>
+#include <recur/project.hpp>
 #include <recur/series.hpp>
 #include <recur/slice.hpp>
 #include <recur/version.hpp>

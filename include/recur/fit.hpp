@@ -1,0 +1,201 @@
+#ifndef RECUR_FIT_HPP
+#define RECUR_FIT_HPP
+
+#include <recur/evaluate.hpp>
+#include <recur/families.hpp>
+#include <recur/impl/gauss.hpp>
+#include <recur/impl/kokkos_compat.hpp>
+#include <recur/impl/least_squares.hpp>
+#include <recur/impl/three_term.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace recur {
+
+/// No weights for recur::fit: every residual counts alike.
+struct Unweighted {};
+
+namespace impl {
+
+template <class ExecSpace, class XView, class YView, class CView>
+constexpr bool check_fit_types() {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value,
+                "recur::fit: the first argument must be a Kokkos execution space instance");
+  static_assert(Kokkos::is_view<XView>::value && view_rank<XView> == 1,
+                "recur::fit: x must be a rank-1 View of M sample points");
+  static_assert(Kokkos::is_view<YView>::value && Kokkos::is_view<CView>::value &&
+                    (view_rank<YView> == 1 || view_rank<YView> == 2) &&
+                    view_rank<CView> == view_rank<YView>,
+                "recur::fit: y and coefficients must both be rank-1 Views (M samples, N "
+                "coefficients) or both rank-2 (M x K and N x K, K data sets)");
+  static_assert(std::is_same_v<typename CView::value_type, float> ||
+                    std::is_same_v<typename CView::value_type, double>,
+                "recur::fit: coefficients must hold (non-const) float or double");
+  static_assert(std::is_arithmetic_v<typename XView::non_const_value_type> &&
+                    std::is_arithmetic_v<typename YView::non_const_value_type>,
+                "recur::fit: x and y must hold real numbers");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecSpace, typename XView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecSpace, typename YView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecSpace, typename CView::memory_space>::accessible,
+      "recur::fit: x, y and coefficients must live in memory this execution space can "
+      "access");
+  return true;
+}
+
+// The design matrix's right part and row weights: A(i, N + k) = y(i, k), and
+// with weights every row times w(i). Counts the rows with a non-finite x, y
+// or w, or a negative w.
+template <class Matrix, class XView, class YView, class WView>
+struct FillAugmented {
+  Matrix A;
+  XView x;
+  YView y;
+  WView w;
+  int N;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, std::int64_t& bad) const {
+    const int columns = int(A.extent(1));
+    bool finite       = kokkos_math::isfinite(double(x(i)));
+    for (int k = N; k < columns; ++k) {
+      A(i, k) = double(entry(y, i, k - N));
+      finite  = finite && kokkos_math::isfinite(A(i, k));
+    }
+    if constexpr (!std::is_same_v<WView, Unweighted>) {
+      const double weight = double(w(i));
+      finite              = finite && kokkos_math::isfinite(weight) && weight >= 0;
+      for (int k = 0; k < columns; ++k) A(i, k) *= weight;
+    }
+    if (!finite) ++bad;
+  }
+};
+
+template <class ExecSpace, class Family, class XView, class YView, class CView, class WView>
+void run_fit(const ExecSpace& space, const Family& family, const XView& x, const YView& y,
+             int N, const CView& coefficients, const WView& weights) {
+  const std::string where = "recur::fit: ";
+  const std::int64_t M    = std::int64_t(x.extent(0));
+  const std::int64_t K    = columns(coefficients);
+  if (std::int64_t(y.extent(0)) != M)
+    throw std::invalid_argument(where + "x has " + std::to_string(M) + " points but y has " +
+                                std::to_string(y.extent(0)) + "; y needs one value per x");
+  if (columns(y) != K)
+    throw std::invalid_argument(where + "y has " + std::to_string(columns(y)) +
+                                " columns but coefficients has " + std::to_string(K) +
+                                "; both have one column per data set");
+  if (N < 1)
+    throw std::invalid_argument(where + "N = " + std::to_string(N) +
+                                " terms; N must be at least 1");
+  if (std::int64_t(coefficients.extent(0)) != N)
+    throw std::invalid_argument(where + "coefficients has " +
+                                std::to_string(coefficients.extent(0)) +
+                                " rows; it must have N = " + std::to_string(N));
+  if (M < N)
+    throw std::invalid_argument(where + "x has " + std::to_string(M) + " points, fewer than N = " +
+                                std::to_string(N) + " terms; a fit needs at least N points");
+  if constexpr (!std::is_same_v<WView, Unweighted>) {
+    static_assert(Kokkos::is_view<WView>::value && view_rank<WView> == 1 &&
+                      Kokkos::SpaceAccessibility<ExecSpace,
+                                                 typename WView::memory_space>::accessible,
+                  "recur::fit: weights must be a rank-1 View this execution space can access");
+    if (std::int64_t(weights.extent(0)) != M)
+      throw std::invalid_argument(where + "weights has " + std::to_string(weights.extent(0)) +
+                                  " entries but x has " + std::to_string(M) +
+                                  "; one weight per point");
+  }
+  ScopedRegion region("recur::fit");
+  using MemorySpace = typename ExecSpace::memory_space;
+  using Matrix      = Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace>;
+  const int columns_total = N + int(K);
+  Matrix A(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::fit::A"), M,
+           columns_total);
+  // The orthonormal basis where the family has one: its columns are of like
+  // size (the raw Hermite columns grow like sqrt(n!)), so the rank test below
+  // compares like with like, and nothing overflows.
+  const auto V = Kokkos::subview(A, Kokkos::ALL, std::make_pair(0, N));
+  if constexpr (has_norm_ratio<Family>::value && is_three_term_family<Family>::value)
+    evaluate(space, orthonormal(family), x, V);
+  else
+    evaluate(space, family, x, V);
+  std::int64_t bad = 0;
+  Kokkos::parallel_reduce("recur::fit[augment]",
+                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                              space, 0, M),
+                          FillAugmented<Matrix, XView, YView, WView>{A, x, y, weights, N}, bad);
+  if (bad > 0)
+    throw std::invalid_argument(
+        where + std::to_string(bad) + " of the " + std::to_string(M) +
+        " points have a non-finite x or y" +
+        (std::is_same_v<WView, Unweighted> ? std::string()
+                                           : std::string(" or a negative or non-finite weight")) +
+        "; drop those points (or give them weight 0) before fitting");
+
+  // [V | y] = Q R: R's first N columns give the triangle of V, the rest
+  // Q^T y, and the least-squares solution solves R_V c = (Q^T y)_N.
+  const auto R = householder_triangle(space, A);
+  const auto at = [&](int i, int k) { return R[std::size_t(i) * columns_total + k]; };
+  for (int k = 0; k < N; ++k) {
+    long double column = 0;  // |V(:, k)| = |R(:, k)|
+    for (int i = 0; i <= k; ++i) column += (long double)at(i, k) * at(i, k);
+    const long double floor = std::sqrt(column) * N * std::numeric_limits<double>::epsilon();
+    if (!(std::fabs(at(k, k)) > floor))
+      throw std::invalid_argument(
+          where + "the N = " + std::to_string(N) + " basis functions are linearly dependent at " +
+          "these points (term " + std::to_string(k) +
+          " is, to rounding, a combination of the lower ones); fit fewer terms or sample more "
+          "distinct x");
+  }
+  auto host = Kokkos::create_mirror_view(coefficients);
+  std::vector<long double> solution(N);
+  std::vector<double> inverse_scale(N, 1.0);
+  if constexpr (has_norm_ratio<Family>::value && is_three_term_family<Family>::value &&
+                !is_normalized<Family>::value)
+    inverse_scale = inverse_orthonormal_scales<double>(family, N);
+  for (std::int64_t j = 0; j < K; ++j) {
+    for (int k = N - 1; k >= 0; --k) {
+      long double sum = at(k, N + int(j));
+      for (int l = k + 1; l < N; ++l) sum -= (long double)at(k, l) * solution[l];
+      solution[k] = sum / at(k, k);
+    }
+    for (int k = 0; k < N; ++k)
+      entry(host, k, j) = typename CView::value_type(solution[k] * inverse_scale[k]);
+  }
+  Kokkos::deep_copy(space, coefficients, host);
+  fence(space, "recur::fit: the host copy is released");
+}
+
+}  // namespace impl
+
+/// Least-squares fit: the N coefficients c minimizing
+///   sum_i (w_i (sum_{n<N} c_n p_n(x_i) - y_i))^2
+/// (weights multiply the unsquared residual, as numpy.polynomial's *fit; use
+/// 1/sigma_i for Gaussian errors). y may be rank-2 (M x K, K data sets sharing
+/// x; coefficients N x K). Any family evaluate takes; weighted three-term
+/// families are fitted in their orthonormal basis and converted back.
+///
+/// Householder QR of [V | y] (M x (N + K), in double whatever T is),
+/// blocked as a tall-skinny QR on `space`: the error grows with V's condition
+/// number, not its square as with the normal equations V^T V c = V^T y, so
+/// ill-conditioned bases (monomials, or a basis sampled off its weight's
+/// support) still fit to the precision the data allow. Memory: M x (N + K)
+/// doubles. Throws for fewer points than terms, non-finite data, and bases
+/// linearly dependent at the points.
+template <class ExecSpace, class Family, class XView, class YView, class CView,
+          class WView = Unweighted,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+void fit(const ExecSpace& space, const Family& family, const XView& x, const YView& y, int N,
+         const CView& coefficients, const WView& weights = {}) {
+  static_assert(impl::check_fit_types<ExecSpace, XView, YView, CView>());
+  impl::run_fit(space, family, x, y, N, coefficients, weights);
+}
+
+}  // namespace recur
+
+#endif

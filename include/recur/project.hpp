@@ -1,0 +1,165 @@
+#ifndef RECUR_PROJECT_HPP
+#define RECUR_PROJECT_HPP
+
+#include <recur/evaluate.hpp>
+#include <recur/families.hpp>
+#include <recur/gauss.hpp>
+#include <recur/impl/gauss.hpp>
+#include <recur/impl/kokkos_compat.hpp>
+#include <recur/impl/least_squares.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace recur {
+
+namespace impl {
+
+template <class ExecSpace, class Family, class FView, class CView>
+constexpr bool check_project_types() {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value,
+                "recur::project: the first argument must be a Kokkos execution space instance");
+  static_assert(Kokkos::is_view<FView>::value && Kokkos::is_view<CView>::value &&
+                    (view_rank<FView> == 1 || view_rank<FView> == 2) &&
+                    view_rank<CView> == view_rank<FView>,
+                "recur::project: f and coefficients must both be rank-1 Views (n values, N "
+                "coefficients) or both rank-2 (n x K and N x K, K functions)");
+  using T = typename CView::value_type;
+  static_assert((std::is_same_v<T, float> || std::is_same_v<T, double>)&&std::is_same_v<
+                    typename FView::non_const_value_type, T>,
+                "recur::project: coefficients must hold (non-const) float or double, and f "
+                "the same type");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecSpace, typename FView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecSpace, typename CView::memory_space>::accessible,
+      "recur::project: f and coefficients must live in memory this execution space can "
+      "access");
+  static_assert(is_three_term_family<Family>::value && has_norm_ratio<Family>::value,
+                "recur::project: the family must be a weighted three-term family (with "
+                "norm_ratio and total_mass), whose Gauss rule the projection uses");
+  return true;
+}
+
+// G(i, k) = weights(i) / mass * f(i, k).
+template <class WView, class FView, class GView>
+struct WeighSamples {
+  WView weights;
+  FView f;
+  GView g;
+  double inverse_mass;
+  std::int64_t n;
+  KOKKOS_FUNCTION void operator()(std::int64_t index) const {
+    const std::int64_t i = index % n, k = index / n;
+    entry(g, i, k)       = typename GView::value_type(weights(i) * inverse_mass) * entry(f, i, k);
+  }
+};
+
+// c(k, j) *= scale(k).
+template <class CView, class SView>
+struct ScaleRows {
+  CView c;
+  SView scale;
+  std::int64_t N;
+  KOKKOS_FUNCTION void operator()(std::int64_t index) const {
+    const std::int64_t k = index % N, j = index / N;
+    entry(c, k, j) *= scale(k);
+  }
+};
+
+}  // namespace impl
+
+/// Coefficients of f in `family` from f's values at the family's n-point
+/// Gauss nodes (those recur::gauss gives, `nodes` and `weights` here):
+///   coefficients(k) = <f, p_k> / <p_k, p_k>,  <f, g> = sum_i w_i f(x_i) g(x_i),
+/// for k < N, N = coefficients.extent(0) <= n. A polynomial of degree < n is
+/// recovered exactly (to rounding); for other f these are the coefficients of
+/// its degree-(n - 1) interpolant in the family's basis, truncated to N terms.
+/// f may be rank-2 (n x K, K functions; coefficients N x K).
+///
+/// The orthonormal basis q_k is evaluated at the nodes (V^, n x N), then
+/// c^ = V^T (w / mass ∘ f) by Kokkos Kernels (gemv, or gemm for K > 1) when
+/// recur has it, and c_k = c^_k / s_k with p_k = s_k q_k (exact factors from
+/// the two recurrences, so the Hermite families' huge norms never overflow).
+template <class ExecSpace, class Family, class NodesView, class WeightsView, class FView,
+          class CView, std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+void project(const ExecSpace& space, const Family& family, const NodesView& nodes,
+             const WeightsView& weights, const FView& f, const CView& coefficients) {
+  static_assert(impl::check_project_types<ExecSpace, Family, FView, CView>());
+  static_assert(Kokkos::is_view<NodesView>::value && impl::view_rank<NodesView> == 1 &&
+                    Kokkos::is_view<WeightsView>::value && impl::view_rank<WeightsView> == 1,
+                "recur::project: nodes and weights must be rank-1 Views of n values");
+  using T           = typename CView::value_type;
+  using MemorySpace = typename ExecSpace::memory_space;
+  const std::int64_t n = std::int64_t(f.extent(0)), N = std::int64_t(coefficients.extent(0));
+  const std::int64_t K = impl::columns(coefficients);
+  const std::string where = "recur::project: ";
+  if (nodes.extent(0) != std::size_t(n) || weights.extent(0) != std::size_t(n))
+    throw std::invalid_argument(where + "f has " + std::to_string(n) + " rows but nodes has " +
+                                std::to_string(nodes.extent(0)) + " entries and weights " +
+                                std::to_string(weights.extent(0)) +
+                                "; f must hold one value per node of the rule");
+  if (N < 1 || N > n)
+    throw std::invalid_argument(where + "coefficients has N = " + std::to_string(N) +
+                                " rows but the rule has n = " + std::to_string(n) +
+                                " nodes; an n-point rule determines 1 <= N <= n coefficients");
+  if (impl::columns(f) != K)
+    throw std::invalid_argument(where + "f has " + std::to_string(impl::columns(f)) +
+                                " columns but coefficients has " + std::to_string(K) +
+                                "; both have one column per function");
+  impl::ScopedRegion region("recur::project");
+  using Matrix = Kokkos::View<T**, Kokkos::LayoutLeft, MemorySpace>;
+  Matrix V(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::V"), n, N);
+  evaluate(space, impl::orthonormal(family), nodes, V);
+
+  using GView = std::conditional_t<CView::rank == 1, Kokkos::View<T*, MemorySpace>, Matrix>;
+  GView g;
+  if constexpr (CView::rank == 1)
+    g = GView(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::g"), n);
+  else
+    g = GView(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::g"), n, K);
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for("recur::project[weigh]", Range(space, 0, n * K),
+                       impl::WeighSamples<WeightsView, FView, GView>{
+                           weights, f, g, double(1 / family.total_mass()), n});
+  impl::transpose_product(space, V, g, coefficients);
+
+  if constexpr (!impl::is_normalized<Family>::value) {
+    const auto inverse = impl::inverse_orthonormal_scales<T>(family, int(N));
+    Kokkos::View<T*, MemorySpace> scale(
+        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::scale"), N);
+    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
+        inverse.data(), N);
+    Kokkos::deep_copy(space, scale, host);
+    Kokkos::parallel_for("recur::project[scale]", Range(space, 0, N * K),
+                         impl::ScaleRows<CView, decltype(scale)>{coefficients, scale, N});
+    impl::fence(space, "recur::project: the host's scale factors are released");
+  }
+}
+
+/// recur::project with the n-point Gauss rule made for the call
+/// (recur::gauss, n = f.extent(0)): f holds f's values at those nodes. The
+/// rule costs O(n^2) on the host; keep it and call the overload above when
+/// projecting many times.
+template <class ExecSpace, class Family, class FView, class CView,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+void project(const ExecSpace& space, const Family& family, const FView& f,
+             const CView& coefficients) {
+  static_assert(impl::check_project_types<ExecSpace, Family, FView, CView>());
+  using T   = typename CView::value_type;
+  const int n = int(f.extent(0));
+  if (n < 1) throw std::invalid_argument("recur::project: f is empty; it needs n >= 1 values");
+  Kokkos::View<T*, typename ExecSpace::memory_space> nodes(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::nodes"), n),
+      weights(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::weights"),
+              n);
+  gauss(space, family, n, nodes, weights);
+  project(space, family, nodes, weights, f, coefficients);
+}
+
+}  // namespace recur
+
+#endif
