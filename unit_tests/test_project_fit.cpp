@@ -224,6 +224,10 @@ void expect_fits(double tol) {
   expect_fit_recovers<Space, T>(recur::LegendreNormalized{}, -1, 1, 20000, 6, 1, true, tol);
   // Exactly determined, fewer rows than one block's triangle.
   expect_fit_recovers<Space, T>(recur::ChebyshevT{}, -1, 1, 7, 7, 1, false, 100 * tol);
+  // Monomials of degree 15 on [0, 1]: condition number 1.4e11, so the normal
+  // equations (1.4e11 squared) would lose every digit; QR loses 11.
+  if constexpr (std::is_same_v<T, double>)
+    expect_fit_recovers<Space, T>(recur::Monomials{}, 0, 1, 1000, 16, 1, false, 1e-3);
 }
 
 // Double: rounding times the basis' condition number at the points. Float:
@@ -323,7 +327,7 @@ TEST(Fit, BadCallsSayWhatToFix) {
 
 // numpy.polynomial on the same cases (unit_tests/reference/numpy_rules_fits.py).
 std::ifstream open_reference(const std::string& name) {
-  std::ifstream in(std::string(RECUR_REFERENCE_DIR) + "/" + name);
+  std::ifstream in(reference_dir() + "/" + name);
   EXPECT_TRUE(in.good()) << "cannot read " << name;
   return in;
 }

@@ -90,13 +90,6 @@ inline ReferenceFile read_reference(const std::filesystem::path& path) {
   return file;
 }
 
-// The data folder: RECUR_REFERENCE_DIR from the environment (a test binary
-// run away from its source tree), else the source tree's.
-inline std::string reference_dir() {
-  const char* dir = std::getenv("RECUR_REFERENCE_DIR");
-  return dir ? dir : RECUR_REFERENCE_DIR;
-}
-
 inline std::vector<ReferenceFile> all_references() {
   std::vector<ReferenceFile> files;
   if (!std::filesystem::is_directory(reference_dir())) return files;

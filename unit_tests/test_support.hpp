@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -153,6 +154,13 @@ inline std::vector<long double> hermite_e_normalized_reference(long double x,
     h[n] /= sqrt_factorial;
   }
   return h;
+}
+
+/// The data folder: RECUR_REFERENCE_DIR from the environment (a test binary
+/// run away from its source tree), else the source tree's.
+inline std::string reference_dir() {
+  const char* dir = std::getenv("RECUR_REFERENCE_DIR");
+  return dir ? dir : RECUR_REFERENCE_DIR;
 }
 
 /// The message of the std::invalid_argument `call` throws, or "no exception".
