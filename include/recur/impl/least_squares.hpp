@@ -140,7 +140,8 @@ struct HouseholderBlocks {
   KOKKOS_FUNCTION void operator()(const Team& team) const {
     const int n             = int(A.extent(1));
     const std::int64_t row0 = std::int64_t(team.league_rank()) * block;
-    const int rows          = int(std::min<std::int64_t>(block, std::int64_t(A.extent(0)) - row0));
+    const std::int64_t left = std::int64_t(A.extent(0)) - row0;
+    const int rows          = int(left < block ? left : block);
     const int steps         = rows < n ? rows : n;
     for (int j = 0; j < steps; ++j) {
       double below = 0;  // sum of squares under the diagonal
