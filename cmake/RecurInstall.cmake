@@ -4,6 +4,9 @@ include(CMakePackageConfigHelpers)
 install(TARGETS recur EXPORT recurTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+if(TARGET recur_cli)
+  install(TARGETS recur_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 install(DIRECTORY include/recur DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_BINARY_DIR}/include/recur/config.hpp
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/recur)

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 namespace recur::impl {
 
@@ -70,6 +72,46 @@ KOKKOS_FORCEINLINE_FUNCTION double multiply_add(double a, double b, double c) {
 #else
   return a * b + c;
 #endif
+}
+
+// Two instances of `space` whose work may overlap: independent streams on a
+// GPU (Kokkos::Experimental::partition_space, Kokkos 4.0 and later); `space`
+// twice on CPUs, where partitioning would split the thread pool, and on
+// Kokkos 3.x.
+template <class ExecSpace>
+std::vector<ExecSpace> two_instances(const ExecSpace& space) {
+#if KOKKOS_VERSION >= 40000
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                            typename ExecSpace::memory_space>::accessible)
+    return Kokkos::Experimental::partition_space(space, 1, 1);
+#endif
+  return {space, space};
+}
+
+// Host memory that a device copies into asynchronously: page-locked where
+// the backend has it.
+template <class MemorySpace>
+struct staging_space {
+  using type = Kokkos::HostSpace;
+};
+#ifdef KOKKOS_ENABLE_CUDA
+template <>
+struct staging_space<Kokkos::CudaSpace> {
+  using type = Kokkos::CudaHostPinnedSpace;
+};
+#endif
+
+// Free bytes of the device memory behind `ExecSpace`, or 0 when the backend
+// cannot tell.
+template <class ExecSpace>
+std::size_t free_device_memory(const ExecSpace&) {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    std::size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) == cudaSuccess) return free;
+  }
+#endif
+  return 0;
 }
 
 }  // namespace recur::impl

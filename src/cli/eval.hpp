@@ -1,0 +1,42 @@
+#ifndef RECUR_CLI_EVAL_HPP
+#define RECUR_CLI_EVAL_HPP
+
+#include "families.hpp"
+#include "progress.hpp"
+
+#include <recur/npy.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace recur::cli {
+
+/// What `recur eval` computes once its arguments are checked and its
+/// outputs are open.
+struct EvalJob {
+  FamilyChoice family;
+  int N = 0;
+  std::string policy;          ///< auto, thread, staged or scan
+  std::size_t chunk_rows = 0;  ///< 0: recur::default_chunk_rows
+  const std::vector<double>* x = nullptr;
+  npy::Writer* values      = nullptr;
+  npy::Writer* derivatives = nullptr;  ///< null without --derivative
+  Progress* progress       = nullptr;
+};
+
+/// Streams V (and dV) of the job into its writers, with values of type T in
+/// the file order of Layout (LayoutRight: C order; LayoutLeft: Fortran).
+template <class T, class Layout>
+void evaluate_into_files(const EvalJob& job);
+
+extern template void evaluate_into_files<float, Kokkos::LayoutRight>(const EvalJob&);
+extern template void evaluate_into_files<float, Kokkos::LayoutLeft>(const EvalJob&);
+extern template void evaluate_into_files<double, Kokkos::LayoutRight>(const EvalJob&);
+extern template void evaluate_into_files<double, Kokkos::LayoutLeft>(const EvalJob&);
+
+}  // namespace recur::cli
+
+#endif

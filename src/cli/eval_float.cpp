@@ -1,0 +1,6 @@
+#include "eval_into_files.hpp"
+
+namespace recur::cli {
+template void evaluate_into_files<float, Kokkos::LayoutRight>(const EvalJob&);
+template void evaluate_into_files<float, Kokkos::LayoutLeft>(const EvalJob&);
+}  // namespace recur::cli
