@@ -4,11 +4,15 @@
 #   cmake/run.sh demo    build everything (dependencies included), run the demo
 #   cmake/run.sh test    build everything, run the whole test suite (ctest)
 #   cmake/run.sh perf    build everything, run the perf suite (JSON in build/)
+#   cmake/run.sh asan    unit and command tests under AddressSanitizer and
+#                        UndefinedBehaviorSanitizer, Serial backend (build/asan)
+#   cmake/run.sh fuzz [SECONDS]  fuzz the .npy header parser (default 60 s)
 #   cmake/run.sh deps    only make sure the dependencies are there
 #
 # Dependencies, each looked for before anything is installed or built:
 #   - GoogleTest and Google Benchmark: Debian's libgtest-dev and
-#     libbenchmark-dev, installed with apt-get when missing.
+#     libbenchmark-dev, installed with apt-get when missing; likewise
+#     python3-numpy, which the tests of the recur command use.
 #   - Kokkos and Kokkos Kernels: the install named by $Kokkos_ROOT if set;
 #     otherwise a cached build in .deps/ (git-ignored), made once from the
 #     Kokkos 3.4.01 and Kokkos Kernels 3.4.01 sources that Debian's trilinos
@@ -42,6 +46,7 @@ ensure_test_packages() {
   local missing=()
   dpkg -s libgtest-dev >/dev/null 2>&1 || missing+=(libgtest-dev)
   dpkg -s libbenchmark-dev >/dev/null 2>&1 || missing+=(libbenchmark-dev)
+  dpkg -s python3-numpy >/dev/null 2>&1 || missing+=(python3-numpy)
   if [ ${#missing[@]} -gt 0 ]; then
     say "installing ${missing[*]}"
     as_root apt-get update -qq
@@ -159,6 +164,26 @@ build() {
   cmake --build --preset "$preset" -j "$jobs"
 }
 
+# The unit tests and the command's tests built with AddressSanitizer and
+# UndefinedBehaviorSanitizer (any report fails the test) against a
+# Serial-only Kokkos, in build/asan: only the test targets are built, and
+# only those tests run (the compile-fail and install checks test no code).
+asan() {
+  preset=serial
+  kokkos_prefix=$deps/kokkos-3.4.01-serial
+  ensure_test_packages
+  ensure_kokkos
+  local build=$root/build/asan
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=None \
+    -DCMAKE_CXX_FLAGS="-O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
+    -DRECUR_ENABLE_BENCHMARKS=OFF -DRECUR_ENABLE_EXAMPLES=OFF > "$deps/configure-asan.log" 2>&1 ||
+    { cat "$deps/configure-asan.log" >&2; die "configuring the sanitizer build failed"; }
+  cmake --build "$build" -j "$jobs" --target recur_unit_tests recur_cli
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1} \
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
+    ctest --test-dir "$build" --output-on-failure -R '^(unit_tests|cli)$'
+}
+
 # Threads pinned one per core: what the OpenMP backend asks for (and
 # without which it prints a warning at every start).
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
@@ -169,8 +194,10 @@ case "${1:-}" in
   deps) ensure_test_packages; ensure_kokkos; say "Kokkos_ROOT=$Kokkos_ROOT" ;;
   demo) build; "$root/build/$preset/examples/recur_demo" ;;
   test) build; ctest --preset "$preset" ;;
+  asan) asan ;;
+  fuzz) "$root/unit_tests/fuzz/run.sh" "${2:-60}" ;;
   perf) build
         "$root/build/$preset/perf_tests/recur_perf" \
           --benchmark_out="$root/build/$preset/perf.json" --benchmark_out_format=json ;;
-  *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
