@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Turns recur_perf's JSON (--benchmark_out=FILE --benchmark_out_format=json)
-into a Markdown table (one row per benchmark: median time, GB/s, the same-run
-fill ceiling and the fraction of it) and, with --plot, a PNG of the fractions:
-one panel per family and (T, layout), bars per policy and shape.
+into Markdown tables: the evaluate suite (one row per benchmark: median time,
+GB/s, the same-run fill ceiling and the fraction of it), then every other
+benchmark (series, gauss, project, fit, ...) with its counters; with --plot, a
+PNG of the evaluate fractions: one panel per family and (T, layout), bars per
+policy and shape.
 
     perf_tests/perf_table.py build/openmp/perf.json > table.md
     perf_tests/perf_table.py perf.json --plot docs/perf.png --space Cuda
@@ -40,6 +42,8 @@ def table(data, path, space):
     context = data["context"]
     print(f"<!-- {path}: commit {context.get('git_commit')}, {context.get('date')}, "
           f"default space {context.get('default_execution_space')} -->")
+    if not any(True for _ in rows(data, space)):
+        return
     print("| space | T | layout | family | policy | M | N | time (ms) | GB/s | fill GB/s | of fill |")
     print("| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in rows(data, space):
@@ -51,6 +55,36 @@ def table(data, path, space):
         else:
             print(f"{head} {r['ms']:.3f} | {r['GBps']:.0f} | {r['fill']:.0f} | "
                   f"{100 * r['of_fill']:.1f} % |")
+
+
+def other_table(data, space):
+    """Every benchmark outside the evaluate suite: name, arguments, median
+    time and its counters."""
+    skip = {"name", "family_index", "per_family_instance_index", "run_name", "run_type",
+            "repetitions", "repetition_index", "threads", "iterations", "real_time",
+            "cpu_time", "time_unit", "label", "error_occurred", "error_message",
+            "aggregate_name", "aggregate_unit"}
+    runs = []
+    for b in data["benchmarks"]:
+        name = b["name"].replace("/manual_time", "").split("/")
+        if b.get("run_type") == "aggregate" or name[0] in ("evaluate", "streams"):
+            continue
+        if space and name[1] != space:
+            continue
+        args = ", ".join(part.replace(":", " = ") for part in name if ":" in part)
+        what = "/".join(part for part in name if ":" not in part and part)
+        if b.get("error_occurred"):
+            runs.append(f"| {what} | {args} | — | not run: {b.get('error_message')} |")
+            continue
+        ms = b["real_time"] if b["time_unit"] == "ms" else b["real_time"] / 1e6
+        counters = ", ".join(f"{k} {v:.3g}" for k, v in b.items()
+                             if k not in skip and isinstance(v, (int, float)))
+        runs.append(f"| {what} | {args} | {ms:.3f} | {counters} |")
+    if runs:
+        print()
+        print("| benchmark | arguments | time (ms) | counters |")
+        print("| --- | --- | ---: | --- |")
+        print("\n".join(runs))
 
 
 def plot(data, out, space):
@@ -105,6 +139,7 @@ def main():
     with open(args.result) as f:
         data = json.load(f)
     table(data, args.result, args.space)
+    other_table(data, args.space)
     if args.plot:
         plot(data, args.plot, args.space)
 

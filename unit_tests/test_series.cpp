@@ -99,24 +99,16 @@ TEST(SeriesErrors, ExtentsAreCheckedByName) {
   Kokkos::View<double*, Space> x("x", 5);
   Kokkos::View<double**, Space> C("C", 4, 2), Y("Y", 5, 3), Y4("Y4", 4, 2), C0("C0", 0, 3),
       Y2("Y2", 5, 2), dY("dY", 5, 1);
-  const auto message = [&](auto&& call) {
-    try {
-      call();
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string("no exception");
-  };
-  EXPECT_EQ(message([&] { recur::series(Space{}, recur::Legendre{}, C, x, Y); }),
+  EXPECT_EQ(invalid_argument_message([&] { recur::series(Space{}, recur::Legendre{}, C, x, Y); }),
             "recur::series: C has 2 columns (coefficient sets) but Y has 3; Y must be "
             "M x K with K = C.extent(1)");
-  EXPECT_EQ(message([&] { recur::series(Space{}, recur::Legendre{}, C, x, Y4); }),
+  EXPECT_EQ(invalid_argument_message([&] { recur::series(Space{}, recur::Legendre{}, C, x, Y4); }),
             "recur::series: x has 5 entries but Y has 4 rows; Y must be M x K with "
             "M = x.extent(0)");
-  EXPECT_EQ(message([&] { recur::series(Space{}, recur::Legendre{}, C0, x, Y); }),
+  EXPECT_EQ(invalid_argument_message([&] { recur::series(Space{}, recur::Legendre{}, C0, x, Y); }),
             "recur::series: C has 0 rows; N = C.extent(0), the number of terms, must be "
             "between 1 and 2^31 - 1");
-  EXPECT_EQ(message([&] { recur::series(Space{}, recur::Legendre{}, C, x, Y2, dY); }),
+  EXPECT_EQ(invalid_argument_message([&] { recur::series(Space{}, recur::Legendre{}, C, x, Y2, dY); }),
             "recur::series: dY is 5 x 1 but Y is 5 x 2; dY must have Y's extents");
 }
 
