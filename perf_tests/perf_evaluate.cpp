@@ -28,7 +28,7 @@
 namespace recur_perf {
 
 template <class Space, class T, class Layout, class Family, class Policy>
-void evaluate(benchmark::State& state) {
+void evaluate(benchmark::State& state, Policy policy) {
   const std::int64_t M = std::int64_t(1) << state.range(0);
   const int N          = int(state.range(1));
   const Space space;
@@ -44,7 +44,7 @@ void evaluate(benchmark::State& state) {
   if constexpr (std::is_same_v<Policy, recur::Auto>)
     state.SetLabel(recur::name(recur::auto_policy(space, Family{}, V)));
   try {
-    recur::evaluate(space, Family{}, x, V, Policy{});  // warm-up
+    recur::evaluate(space, Family{}, x, V, policy);  // warm-up
   } catch (const std::exception& e) {  // e.g. Staged rows longer than scratch
     state.SkipWithError(e.what());
     return;
@@ -52,7 +52,7 @@ void evaluate(benchmark::State& state) {
   for (auto _ : state) {
     space.fence();
     Kokkos::Timer timer;
-    recur::evaluate(space, Family{}, x, V, Policy{});
+    recur::evaluate(space, Family{}, x, V, policy);
     space.fence();
     times.push_back(timer.seconds());
     state.SetIterationTime(times.back());
@@ -98,15 +98,37 @@ void streams(benchmark::State& state) {
   state.counters["GBps"] = double(count) * sizeof(float) / times[times.size() / 2] / 1e9;
 }
 
+// What a call's work arrays cost to make: a View of MiB mebibytes allocated
+// (not initialized) and freed, fenced, as each ScanAlongN call does for its
+// chunk matrices and states (float, M = 16, N = 2^24: 4 Mi chunks, 128 MiB
+// of matrices and 64 MiB of states).
+template <class Space>
+void allocate(benchmark::State& state) {
+  const std::size_t bytes = std::size_t(state.range(0)) << 20;
+  const Space space;
+  std::vector<double> times;
+  for (auto _ : state) {
+    space.fence();
+    Kokkos::Timer timer;
+    {
+      Kokkos::View<char*, Space> work(
+          Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur_perf::work"), bytes);
+    }
+    space.fence();
+    times.push_back(timer.seconds());
+    state.SetIterationTime(times.back());
+  }
+}
+
 template <class Space, class T, class Layout, class Family, class Policy>
 void add(const std::string& layout) {
   const bool device =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
   const std::string name = std::string("evaluate/") + Space::name() + "/" +
                            (std::is_same_v<T, float> ? "float" : "double") + "/" +
-                           layout + "/" + Family::name() + "/" + Policy::name();
-  auto* b = benchmark::RegisterBenchmark(name.c_str(),
-                                         evaluate<Space, T, Layout, Family, Policy>);
+                           layout + "/" + Family::name() + "/";
+  const auto run = evaluate<Space, T, Layout, Family, Policy>;
+  auto* b = benchmark::RegisterBenchmark((name + Policy::name()).c_str(), run, Policy{});
   b->ArgNames({"log2M", "N"})->UseManualTime()->Unit(benchmark::kMillisecond);
   // Many short rows, and 16 rows of 2^24 terms; on CPUs 16x fewer rows, or
   // 16x shorter ones.
@@ -114,6 +136,16 @@ void add(const std::string& layout) {
   for (auto [log2_m, n] : {std::pair{24, 32}, {22, 64}, {20, 256}, {26, 4}})
     b->Args({log2_m - shrink, n});
   b->Args({4, (1 << 24) >> shrink});
+  // ScanAlongN's chunk length against its default, on the long rows.
+  if constexpr (std::is_same_v<Policy, recur::ScanAlongN>)
+    for (const int chunk : {128, 256, 512}) {
+      const std::string policy = "ScanAlongN{" + std::to_string(chunk) + "}";
+      benchmark::RegisterBenchmark((name + policy).c_str(), run, recur::ScanAlongN{chunk})
+          ->ArgNames({"log2M", "N"})
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond)
+          ->Args({4, (1 << 24) >> shrink});
+    }
 }
 
 template <class Space, class T, class Layout, class Policy>
@@ -140,6 +172,10 @@ void add_space() {
         (std::string("streams/") + Space::name() + "/float").c_str(), streams<Space>);
     b->ArgName("S")->UseManualTime()->Unit(benchmark::kMillisecond);
     for (int S : {4, 8, 16, 32, 64}) b->Arg(S);
+    b = benchmark::RegisterBenchmark((std::string("allocate/") + Space::name()).c_str(),
+                                     allocate<Space>);
+    b->ArgName("MiB")->UseManualTime()->Unit(benchmark::kMillisecond);
+    for (int MiB : {64, 128}) b->Arg(MiB);
   }
   add_policy<Space, recur::Auto>();
   add_policy<Space, recur::ThreadPerX>();

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -285,6 +286,73 @@ struct StagedChunkOutputs {
   }
 };
 
+// ScanAlongN's work memory (chunk matrices and states: 192 MiB for float
+// at M = 16, N = 2^24), kept between calls: making and freeing it each call
+// cost more than the scan's kernels on the H200 (docs/performance.md). A call
+// takes the kept buffer (so concurrent calls never share one) or makes its
+// own, carves its arrays out of it, and on leaving fences its space and keeps
+// the larger of the two buffers. Released at Kokkos::finalize.
+template <class ExecSpace>
+class Workspace {
+ public:
+  using MemorySpace = typename ExecSpace::memory_space;
+  using Buffer      = Kokkos::View<char*, MemorySpace>;
+
+  Workspace(const ExecSpace& space, std::size_t bytes) : space_(space) {
+    {
+      std::lock_guard<std::mutex> lock(mutex());
+      if (kept().extent(0) >= bytes) std::swap(buffer_, kept());
+    }
+    if (buffer_.extent(0) < bytes)
+      buffer_ = Buffer(Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
+                                          "recur::scan_along_n::work"),
+                       bytes);
+  }
+  Workspace(const Workspace&)            = delete;
+  Workspace& operator=(const Workspace&) = delete;
+  ~Workspace() {
+    fence(space_, "recur::scan_along_n: work memory returned");
+    std::lock_guard<std::mutex> lock(mutex());
+    if (buffer_.extent(0) > kept().extent(0)) std::swap(buffer_, kept());
+    static bool hooked = false;
+    if (!hooked) {
+      Kokkos::push_finalize_hook([] {
+        std::lock_guard<std::mutex> release(mutex());
+        kept() = Buffer();
+      });
+      hooked = true;
+    }
+  }
+
+  // The bytes `count` Ts take, rounded up to keep the next array aligned.
+  template <class T>
+  static std::size_t bytes_for(std::int64_t count) {
+    return (std::size_t(count) * sizeof(T) + 255) / 256 * 256;
+  }
+  // The next `count` Ts of the buffer.
+  template <class T>
+  using Array = Kokkos::View<T*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  template <class T>
+  Array<T> take(std::int64_t count) {
+    T* const data = reinterpret_cast<T*>(buffer_.data() + used_);
+    used_ += bytes_for<T>(count);
+    return Array<T>(data, std::size_t(count));
+  }
+
+ private:
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  static Buffer& kept() {
+    static Buffer buffer;
+    return buffer;
+  }
+  ExecSpace space_;
+  Buffer buffer_;
+  std::size_t used_ = 0;
+};
+
 template <class ExecSpace, class XView, class VView, class Scan>
 void scan_along_n(const ExecSpace& space, const std::string& label, const XView& x,
                   const VView& V, const Scan& scan, int chunk) {
@@ -298,56 +366,53 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
   const int N          = int(V.extent(1));
   // On a GPU a chunk is what a thread stages in scratch (a team of 128 holds
   // 128 chunks in about 33 KiB); a CPU thread writes long chunks directly.
+  // Defaults from a sweep of 64 (32 for double) to 512 on the H200 at M = 16,
+  // N = 2^24 (docs/performance.md): three-term families are fastest at the
+  // shortest, power sums (whose chunks cost less) at 128.
   if (chunk < 0)
     throw std::invalid_argument(label + ": ScanAlongN{chunk = " + std::to_string(chunk) +
                                 "} is invalid; the chunk must be positive, or 0 for the default");
-  const int L = chunk > 0 ? std::min(chunk, N) : host ? 1024 : (sizeof(T) == 4 ? 64 : 32);
+  constexpr bool power_sums = std::is_same_v<Scan, PowerSumsScan>;
+  const int L = chunk > 0 ? std::min(chunk, N)
+                          : std::min(N, host ? 1024 : power_sums ? 128 : sizeof(T) == 4 ? 64 : 32);
   const Chunking shape{M, N, L, (N + L - 1) / L};
   const std::int64_t items = M * shape.C;
 
-  Kokkos::View<Transfer<W>*, MemorySpace> transfers(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::scan_along_n::transfers"),
-      items);
-  Kokkos::View<ChunkState<W>*, MemorySpace> starts(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::scan_along_n::starts"),
-      items);
-  Kokkos::parallel_for(label + " transfers", Range(space, 0, items),
-                       ChunkTransfers<T, Scan, XView, MemorySpace>{scan, x, transfers, shape});
+  // The scan's levels: chunk counts per row, 32-fold fewer each level.
   constexpr int B = 32;
-  std::vector<Kokkos::View<Transfer<W>*, MemorySpace>> levels{transfers};
   std::vector<int> counts{shape.C};
-  while (counts.back() > B) {
-    const int n = (counts.back() + B - 1) / B;
-    levels.emplace_back(
-        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::scan_along_n::blocks"),
-        M * n);
-    Kokkos::parallel_for(label + " blocks", Range(space, 0, M * n),
-                         BlockProducts<W, MemorySpace>{levels[levels.size() - 2], levels.back(),
-                                                       counts.back(), n, B});
-    counts.push_back(n);
+  while (counts.back() > B) counts.push_back((counts.back() + B - 1) / B);
+  const std::size_t top = counts.size() - 1;
+  using Work = Workspace<ExecSpace>;
+  std::size_t bytes = 0;
+  for (std::size_t l = 0; l <= top; ++l)
+    bytes += Work::template bytes_for<Transfer<W>>(M * counts[l]) +
+             Work::template bytes_for<ChunkState<W>>(M * counts[l]);
+  Work work(space, bytes);
+  using Transfers = typename Work::template Array<Transfer<W>>;
+  using States    = typename Work::template Array<ChunkState<W>>;
+  std::vector<Transfers> levels;
+  std::vector<States> level_starts;  // starting states of each level's chunks
+  for (std::size_t l = 0; l <= top; ++l) {
+    levels.push_back(work.template take<Transfer<W>>(M * counts[l]));
+    level_starts.push_back(work.template take<ChunkState<W>>(M * counts[l]));
   }
-  const std::size_t top = levels.size() - 1;
-  Kokkos::View<ChunkState<W>*, MemorySpace> up =
-      top == 0 ? starts
-               : Kokkos::View<ChunkState<W>*, MemorySpace>(
-                     Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
-                                        "recur::scan_along_n::block_starts"),
-                     M * counts[top]);
+  const States starts = level_starts[0];
+
+  Kokkos::parallel_for(label + " transfers", Range(space, 0, items),
+                       ChunkTransfers<T, Scan, XView, MemorySpace>{scan, x, levels[0], shape});
+  for (std::size_t l = 1; l <= top; ++l)
+    Kokkos::parallel_for(label + " blocks", Range(space, 0, M * counts[l]),
+                         BlockProducts<W, MemorySpace>{levels[l - 1], levels[l], counts[l - 1],
+                                                       counts[l], B});
   Kokkos::parallel_for(label + " starts", Range(space, 0, M),
-                       TopStarts<T, Scan, XView, MemorySpace>{scan, x, levels[top], up,
-                                                              counts[top]});
-  for (std::size_t l = top; l-- > 0;) {
-    Kokkos::View<ChunkState<W>*, MemorySpace> down =
-        l == 0 ? starts
-               : Kokkos::View<ChunkState<W>*, MemorySpace>(
-                     Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
-                                        "recur::scan_along_n::block_starts"),
-                     M * counts[l]);
+                       TopStarts<T, Scan, XView, MemorySpace>{scan, x, levels[top],
+                                                              level_starts[top], counts[top]});
+  for (std::size_t l = top; l-- > 0;)
     Kokkos::parallel_for(label + " starts", Range(space, 0, M * counts[l + 1]),
-                         BlockStarts<W, MemorySpace>{levels[l], up, down, counts[l],
-                                                     counts[l + 1], B});
-    up = down;
-  }
+                         BlockStarts<W, MemorySpace>{levels[l], level_starts[l + 1],
+                                                     level_starts[l], counts[l], counts[l + 1],
+                                                     B});
   if constexpr (host) {
     Kokkos::parallel_for(
         label, Range(space, 0, items),
