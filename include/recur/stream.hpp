@@ -61,20 +61,27 @@ inline std::size_t available_host_memory() {
   return 0;
 }
 
-// The largest chunk recur chooses on a device: big enough that a launch and
-// a copy cost little next to it, small enough that two of them (and their
-// page-locked host mirrors) leave the device and the host room.
-inline constexpr std::size_t stream_chunk_bytes = std::size_t(256) << 20;
+// The largest chunk recur chooses: big enough that a launch, a copy and a
+// hand-over cost little next to it, small enough that two of them (and, on a
+// GPU, their page-locked host mirrors, slow to allocate) leave room. On an
+// H200, 8 GiB of float streamed to the host at 33 GB/s in chunks of 128 MiB,
+// 24 GB/s in chunks of 256 MiB and 9 GB/s in 1 GiB (docs/performance.md).
+// On CPUs much smaller:
+// buffers reused chunk after chunk stay mapped and in cache, where one M x N
+// buffer pays a page fault for every 4 KiB it first touches (2-core VM, 2^22
+// x 32 floats of HermiteENormalized: 0.28 s in chunks of 1 to 4 MiB, 0.52 s
+// in chunks of 32 MiB; into a .npy file 15 s in one chunk, 6 s in chunks).
+inline constexpr std::size_t device_chunk_bytes = std::size_t(128) << 20;
+inline constexpr std::size_t host_chunk_bytes   = std::size_t(4) << 20;
 
 }  // namespace impl
 
 /// The rows a chunk of evaluate_streamed holds when StreamOptions::chunk_rows
-/// is 0, for M rows of N values of type T (doubled with derivatives). On the
-/// host: all M rows (no streaming) when V fits in half the available memory,
-/// else chunks of 256 MiB. On a device: chunks of at most 256 MiB, and at
-/// most a quarter of its free memory each, so that two of them fit while the
-/// next is computed and the last copied out. Throws std::runtime_error when
-/// not even one row fits.
+/// is 0, for M rows of N values of type T (doubled with derivatives): chunks
+/// of at most 4 MiB on CPUs and 128 MiB on a device, and at most a quarter
+/// of the available host memory or free device memory each, so that two of
+/// them fit while the next is computed and the last handed over. Throws
+/// std::runtime_error when not even one row fits.
 template <class T, class ExecSpace>
 std::size_t default_chunk_rows(const ExecSpace& space, std::size_t M, int N,
                                bool derivative = false) {
@@ -89,9 +96,7 @@ std::size_t default_chunk_rows(const ExecSpace& space, std::size_t M, int N,
         std::to_string(row_bytes) + " bytes, two of them more than half of the " +
         std::to_string(memory) + " bytes of " + (on_host ? "host" : "device") +
         " memory available; lower N");
-  if (M == 0) return 1;
-  if (on_host && (memory == 0 || M <= memory / 2 / row_bytes)) return M;
-  std::size_t budget = impl::stream_chunk_bytes;
+  std::size_t budget = on_host ? impl::host_chunk_bytes : impl::device_chunk_bytes;
   if (memory != 0) budget = std::min(budget, memory / 4);
   return std::max<std::size_t>(1, std::min(M, budget / row_bytes));
 }
@@ -131,7 +136,7 @@ void with_whole_policy(const ExecSpace& space, const Family& family, std::size_t
 /// streams on a GPU) let chunk k + 1 be computed while chunk k is copied to
 /// page-locked host memory and handed to the sink, which runs on a worker
 /// thread (one call at a time; an exception it throws ends the run and is
-/// rethrown here). On CPUs the buffers are the chunks themselves. `x`: a
+/// rethrown here). On CPUs the buffers are the chunks themselves, reused. `x`: a
 /// rank-1 View in host memory. Auto is resolved once for the whole M x N
 /// result, so every row comes out as recur::evaluate gives it, however the
 /// rows are cut.
@@ -197,9 +202,8 @@ void evaluate_streamed(const ExecSpace& space, const Family& family, const XView
   }
   const std::vector<ExecSpace> instances = impl::two_instances(space);
 
-  // Enqueues chunk k into buffer b: x in, V (and dV) computed, and on a
-  // device copied to the staging buffer.
-  const auto enqueue = [&](std::size_t k, int b) {
+  // Enqueues chunk k into buffer b: x in, V (and dV) computed.
+  const auto compute = [&](std::size_t k, int b) {
     const std::size_t first = k * rows, m = std::min(rows, M - first);
     const ExecSpace& instance = instances[b];
     const Kokkos::View<X*, Device, Unmanaged> xk(xs[b].data(), m);
@@ -214,14 +218,21 @@ void evaluate_streamed(const ExecSpace& space, const Family& family, const XView
         evaluate(instance, family, xk, V, chosen);
       });
     }
+  };
+  // On a device, enqueues the copy of chunk k from buffer b to its staging
+  // buffer on the host.
+  const auto copy_out = [&](std::size_t k, int b) {
     if constexpr (!on_host) {
-      const std::size_t count = m * std::size_t(N);
+      const ExecSpace& instance = instances[b];
+      const std::size_t count   = std::min(rows, M - k * rows) * std::size_t(N);
       Kokkos::deep_copy(instance, Kokkos::View<T*, Staging, Unmanaged>(staged_values[b].data(), count),
                         Kokkos::View<T*, Device, Unmanaged>(values[b].data(), count));
       if (derivative)
         Kokkos::deep_copy(instance,
                           Kokkos::View<T*, Staging, Unmanaged>(staged_derivatives[b].data(), count),
                           Kokkos::View<T*, Device, Unmanaged>(derivatives[b].data(), count));
+    } else {
+      (void)k, (void)b;
     }
   };
   // The host view of chunk k in buffer b.
@@ -247,13 +258,20 @@ void evaluate_streamed(const ExecSpace& space, const Family& family, const XView
   };
   for (std::size_t k = 0; k < chunks; ++k) {
     const int b = int(k % 2);
-    if (handing[b].valid()) handing[b].get();  // chunk k - 2 is out of buffer b
-    // On a CPU the kernel runs before enqueue returns, so the previous chunk
-    // goes to the sink first; on a device after, so that the copy of one
-    // chunk overlaps the computing of the next.
-    if (on_host && k > 0) hand_over(k - 1);
-    enqueue(k, b);
-    if (!on_host && k > 0) hand_over(k - 1);
+    if constexpr (on_host) {
+      // The kernel runs before compute returns: the previous chunk goes to
+      // the sink first, once the sink is done with chunk k - 2's buffer.
+      if (handing[b].valid()) handing[b].get();
+      if (k > 0) hand_over(k - 1);
+      compute(k, b);
+    } else {
+      // The device computes chunk k while chunk k - 1 is copied out (the
+      // other instance) and the sink takes chunk k - 2 (from staging b).
+      compute(k, b);
+      if (handing[b].valid()) handing[b].get();
+      copy_out(k, b);
+      if (k > 0) hand_over(k - 1);
+    }
   }
   const std::size_t last = chunks - 1;
   const int b            = int(last % 2);

@@ -4,6 +4,8 @@
 #include "arguments.hpp"
 #include "families.hpp"
 
+#include <signal.h>
+
 #include <string>
 #include <vector>
 
@@ -38,6 +40,21 @@ extern std::vector<std::string> kokkos_arguments;
 
 /// Prints one warning line on stderr.
 void warn(const std::string& message);
+
+/// While it lives, SIGINT, SIGTERM and SIGHUP wait (in the calling thread)
+/// instead of ending the run: around the making of a temporary output and
+/// its TemporaryGuard, so that no signal falls between them; and around
+/// Kokkos' start, whose threads inherit the mask and so never take them.
+class HeldSignals {
+ public:
+  HeldSignals();
+  ~HeldSignals();
+  HeldSignals(const HeldSignals&)            = delete;
+  HeldSignals& operator=(const HeldSignals&) = delete;
+
+ private:
+  sigset_t previous_;
+};
 
 /// While it lives, a signal that ends the run (Ctrl-C) removes the
 /// temporary file at `path`; `slot` is 0 or 1.

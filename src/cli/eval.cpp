@@ -39,8 +39,8 @@ const CommandSpec eval_command{
         {"layout", "row|col", "row: C order (default); col: Fortran order (column-major)"},
         {"derivative", "dV.npy", "also write p_n'(x_i), with V's shape, type and layout"},
         {"policy", "auto|thread|staged|scan", "how rows map to threads (default auto; README.md)"},
-        {"chunk", "ROWS", "compute and write ROWS rows at a time (default: all of them\n"
-                          "when they fit in memory, chunks of 256 MiB on a GPU)"},
+        {"chunk", "ROWS", "compute and write ROWS rows at a time (default: chunks of\n"
+                          "4 MiB on CPUs, 128 MiB on a GPU)"},
         {"strict", nullptr, "fail when x holds NaN or infinite values (default: warn)"},
         {"help", nullptr, "this help"},
     },
@@ -162,24 +162,26 @@ int run_eval(const Arguments& arguments) {
                                : default_chunk_rows<double>(space, M, job.N, derivatives);
   if (job.chunk_rows == 0) job.chunk_rows = rows;
 
-  npy::Writer values(out_path, type, {M, std::size_t(job.N)}, column_major);
-  const TemporaryGuard values_guard(0, values.temporary_path());
-  std::unique_ptr<npy::Writer> derivative;
-  std::unique_ptr<TemporaryGuard> derivative_guard;
-  if (derivatives) {
-    derivative = std::make_unique<npy::Writer>(*derivative_path, type,
-                                               std::vector<std::size_t>{M, std::size_t(job.N)},
-                                               column_major);
-    derivative_guard = std::make_unique<TemporaryGuard>(1, derivative->temporary_path());
+  const std::vector<std::size_t> shape{M, std::size_t(job.N)};
+  std::unique_ptr<npy::Writer> values, derivative;
+  std::unique_ptr<TemporaryGuard> values_guard, derivative_guard;
+  {
+    const HeldSignals held;
+    values       = std::make_unique<npy::Writer>(out_path, type, shape, column_major);
+    values_guard = std::make_unique<TemporaryGuard>(0, values->temporary_path());
+    if (derivatives) {
+      derivative       = std::make_unique<npy::Writer>(*derivative_path, type, shape, column_major);
+      derivative_guard = std::make_unique<TemporaryGuard>(1, derivative->temporary_path());
+    }
   }
-  job.values      = &values;
+  job.values      = values.get();
   job.derivatives = derivative.get();
   Progress progress(M, std::size_t(job.N) * npy::size_of(type) * (derivatives ? 2 : 1));
   job.progress = &progress;
   writer_for(type, column_major)(job);
   progress.finish();
   if (derivative) derivative->commit();
-  values.commit();
+  values->commit();
   return 0;
 }
 

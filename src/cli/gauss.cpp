@@ -10,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <climits>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -86,8 +87,14 @@ int run_gauss(const Arguments& arguments) {
 
   KokkosSession kokkos;
   const npy::DType type = dtype == "float32" ? npy::DType::Float32 : npy::DType::Float64;
-  npy::Writer writer(out, type, {std::size_t(n), 2}, false);
-  const TemporaryGuard guard(0, writer.temporary_path());
+  std::unique_ptr<npy::Writer> output;
+  std::unique_ptr<TemporaryGuard> guard;
+  {
+    const HeldSignals held;
+    output = std::make_unique<npy::Writer>(out, type, std::vector<std::size_t>{std::size_t(n), 2}, false);
+    guard  = std::make_unique<TemporaryGuard>(0, output->temporary_path());
+  }
+  npy::Writer& writer = *output;
   visit_family(choice, [&](const auto& family) {
     if constexpr (has_weight<std::decay_t<decltype(family)>>::value) {
       if (type == npy::DType::Float32)

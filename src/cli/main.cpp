@@ -9,6 +9,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <pthread.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -97,6 +99,15 @@ bool same_file(const std::string& a, const std::string& b) {
   return !error && ca == cb;
 }
 
+HeldSignals::HeldSignals() {
+  sigset_t ending;
+  sigemptyset(&ending);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&ending, sig);
+  pthread_sigmask(SIG_BLOCK, &ending, &previous_);
+}
+
+HeldSignals::~HeldSignals() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+
 KokkosSession::KokkosSession() {
   std::vector<std::string> arguments{"recur"};
   bool warnings_named = std::getenv("KOKKOS_DISABLE_WARNINGS") != nullptr;
@@ -109,6 +120,7 @@ KokkosSession::KokkosSession() {
   for (std::string& argument : arguments) argv.push_back(argument.data());
   argv.push_back(nullptr);
   int argc = int(arguments.size());
+  const HeldSignals held;
   Kokkos::initialize(argc, argv.data());
 }
 
