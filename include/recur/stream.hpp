@@ -79,25 +79,28 @@ inline constexpr std::size_t host_chunk_bytes   = std::size_t(4) << 20;
 /// The rows a chunk of evaluate_streamed holds when StreamOptions::chunk_rows
 /// is 0, for M rows of N values of type T (doubled with derivatives): chunks
 /// of at most 4 MiB on CPUs and 128 MiB on a device, and at most a quarter
-/// of the available host memory or free device memory each, so that two of
-/// them fit while the next is computed and the last handed over. Throws
-/// std::runtime_error when not even one row fits.
+/// of the available host memory (and, on a device, of its free memory) each,
+/// so that two of them fit while the next is computed and the last handed
+/// over; a device's chunks have page-locked host mirrors, so both memories
+/// count. Throws std::runtime_error when not even one row fits.
 template <class T, class ExecSpace>
 std::size_t default_chunk_rows(const ExecSpace& space, std::size_t M, int N,
                                bool derivative = false) {
   constexpr bool on_host =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   const std::size_t row_bytes = std::size_t(N) * sizeof(T) * (derivative ? 2 : 1) + sizeof(double);
-  const std::size_t memory =
-      on_host ? impl::available_host_memory() : impl::free_device_memory(space);
-  if (memory != 0 && row_bytes > memory / 4)
-    throw std::runtime_error(
-        "recur::evaluate_streamed: a row of N = " + std::to_string(N) + " values needs " +
-        std::to_string(row_bytes) + " bytes, two of them more than half of the " +
-        std::to_string(memory) + " bytes of " + (on_host ? "host" : "device") +
-        " memory available; lower N");
   std::size_t budget = on_host ? impl::host_chunk_bytes : impl::device_chunk_bytes;
-  if (memory != 0) budget = std::min(budget, memory / 4);
+  const auto fit = [&](std::size_t memory, const char* where) {
+    if (memory == 0) return;  // unknown
+    if (row_bytes > memory / 4)
+      throw std::runtime_error(
+          "recur::evaluate_streamed: a row of N = " + std::to_string(N) + " values needs " +
+          std::to_string(row_bytes) + " bytes, two of them more than half of the " +
+          std::to_string(memory) + " bytes of " + where + " memory available; lower N");
+    budget = std::min(budget, memory / 4);
+  };
+  fit(impl::available_host_memory(), "host");
+  if constexpr (!on_host) fit(impl::free_device_memory(space), "device");
   return std::max<std::size_t>(1, std::min(M, budget / row_bytes));
 }
 

@@ -390,8 +390,9 @@ class BadInput(Case):
                            n=n)
 
     def test_n_too_large_for_memory(self):
-        # One row of 2^31 - 1 doubles and its derivatives is 34 GB, more than a
-        # quarter of the memory of any machine this runs on.
+        # One row of 2^31 - 1 doubles and its derivatives is 34 GB. Two such rows
+        # (and, on a GPU, their page-locked host mirrors) must fit in half of the
+        # available host memory, which is what decides here.
         with open("/proc/meminfo") as f:
             available = dict(line.split(":", 1) for line in f).get("MemAvailable", "0 kB")
         if int(available.split()[0]) * 1024 >= 4 * 34359738360:
@@ -459,6 +460,33 @@ class BadInput(Case):
                       r"\(ulimit -f\)$", n=1, preexec_fn=limit_file_size)
         self.assertEqual(contents(self.out), b"the previous output")
         self.assertEqual(glob.glob(self.path(".V.npy.tmp-*")), [])
+
+    def test_full_tmpfs_keeps_the_old_output(self):
+        # A real full file system: a 64 KiB tmpfs mounted in a private mount
+        # namespace (unshare), which holds the previous output. The 128 KB
+        # result does not fit, and neither does a derivative after a result
+        # that fits; both runs must leave the tmpfs as they found it.
+        folder = self.path("small")
+        os.mkdir(folder)
+        np.save(self.x, np.linspace(0, 1, 1000))
+        script = (
+            'mount -t tmpfs -o size=64k tmpfs "$1" || exit 99; cd "$1"; shift\n'
+            'printf "the previous output" > V.npy\n'
+            '"$@" --out V.npy --n 16; echo "rc=$?" >&2\n'
+            '"$@" --out V.npy --n 6 --derivative dV.npy; echo "rc=$?" >&2\n'
+            'ls -A; cat V.npy\n')
+        try:
+            result = subprocess.run(["unshare", "--map-root-user", "--mount", "sh", "-c", script, "sh", folder,
+                                     RECUR, "eval", "--family", "legendre", "--x", self.x],
+                                    capture_output=True, text=True, env=ENV, timeout=120)
+        except FileNotFoundError:
+            self.skipTest("unshare is not installed")
+        if result.returncode == 99 or "rc=" not in result.stderr:
+            self.skipTest("this machine does not let a test mount a tmpfs: " + result.stderr.strip())
+        self.assertEqual(result.stderr.splitlines(), [
+            "recur eval: error: no space left on device for V.npy: needs 128128 bytes", "rc=1",
+            "recur eval: error: no space left on device for dV.npy: needs 48128 bytes", "rc=1"])
+        self.assertEqual(result.stdout, "V.npy\nthe previous output")
 
     def test_signal_leaves_no_temporary(self):
         # A run ended by SIGTERM removes its temporary file.
