@@ -41,9 +41,11 @@ TYPED_TEST(ScanAlongN, AgreesWithTheSequentialRecurrenceOnEveryChunking) {
   using C = TypeParam;
   using T = typename C::scalar;
   // (M, N, chunk): one term; chunks of one term; partial last chunks; one
-  // chunk for the whole row; more rows than a GPU team; the default chunk.
-  const int shapes[][3] = {{37, 1, 0},  {37, 2, 1},    {5, 1000, 7},
-                           {3, 300, 0}, {300, 130, 64}, {9, 5000, 0}};
+  // chunk for the whole row; more rows than a GPU team; the default chunk;
+  // a scan of two levels whose last block has one member; four levels
+  // (40 001 chunks, 1251 blocks, 40, 2), each with a partial last block.
+  const int shapes[][3] = {{37, 1, 0},  {37, 2, 1},     {5, 1000, 7}, {3, 300, 0},
+                           {300, 130, 64}, {9, 5000, 0}, {2, 33, 1},   {4, 40001, 1}};
   for (const auto& s : shapes) {
     const int M = s[0], N = s[1], chunk = s[2];
     const double tol = tolerance<T>(N);

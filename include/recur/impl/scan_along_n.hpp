@@ -112,8 +112,25 @@ struct Chunking {
   KOKKOS_FUNCTION int end(int c) const { return c * L + L < N ? c * L + L : N; }
 };
 
+// The scan's levels: level l + 1 holds products of blocks of scan_block
+// consecutive matrices of level l, per row. A level's arrays (matrices and
+// starting states) keep the members of a row's blocks interleaved: member j of
+// block b at j * up + b, so that the threads of the passes that walk along
+// blocks (one thread a block, its members in order) read and write
+// neighbouring entries at each step. The top level (at most scan_block
+// entries a row, up = 1) is in plain order.
+inline constexpr int scan_block = 32;
+struct Level {
+  int n;              // entries a row
+  int up;             // blocks a row: the next level's n (1 at the top)
+  std::int64_t row;   // a row's span: up * scan_block, or n at the top
+  KOKKOS_FUNCTION std::int64_t at(std::int64_t i, int c) const {
+    return i * row + std::int64_t(c % scan_block) * up + c / scan_block;
+  }
+};
+
 // Pass 1. Work item k = c M + i (rows fastest, so that the rows of one chunk
-// read the same coefficients at the same time); stored at i C + c.
+// read the same coefficients at the same time); stored at level 0's at(i, c).
 template <class T, class Scan, class XView, class MemorySpace>
 struct ChunkTransfers {
   using W = typename Scan::state_type;
@@ -121,6 +138,7 @@ struct ChunkTransfers {
   XView x;
   Kokkos::View<Transfer<W>*, MemorySpace> transfers;
   Chunking shape;
+  Level level;
 
   KOKKOS_FUNCTION void operator()(std::int64_t k) const {
     const std::int64_t i = k % shape.M;
@@ -131,14 +149,14 @@ struct ChunkTransfers {
       scan.advance(xi, n, a0, a1);
       scan.advance(xi, n, b0, b1);
     }
-    transfers(i * shape.C + c) = {a0, b0, a1, b1};
+    transfers(level.at(i, c)) = {a0, b0, a1, b1};
   }
 };
 
-// Pass 2, a blocked scan: level l + 1 holds the products of blocks of B
-// consecutive matrices of level l (level 0: the chunks'), per row, up to a
-// level of at most B matrices a row; then starting states go down the levels,
-// B sequential steps a thread at each. Read-only Views are marked Restrict so
+// Pass 2, a blocked scan: level l + 1 holds the products of blocks of
+// scan_block consecutive matrices of level l (level 0: the chunks'), per row,
+// up to a level of at most scan_block matrices a row; then starting states go
+// down the levels, scan_block sequential steps a thread at each. Read-only Views are marked Restrict so
 // that loads can run ahead of the stores of a sequential loop.
 template <class W, class MemorySpace>
 using TransfersIn =
@@ -148,15 +166,16 @@ template <class W, class MemorySpace>
 struct BlockProducts {
   TransfersIn<W, MemorySpace> in;
   Kokkos::View<Transfer<W>*, MemorySpace> out;
-  int n_in, n_out, B;
+  Level low, high;
 
   KOKKOS_FUNCTION void operator()(std::int64_t k) const {
-    const std::int64_t i = k / n_out;
-    const int b          = int(k % n_out);
-    const int end        = (b + 1) * B < n_in ? (b + 1) * B : n_in;
-    Transfer<W> product  = in(i * n_in + b * B);
-    for (int j = b * B + 1; j < end; ++j) product = compose(in(i * n_in + j), product);
-    out(k) = product;
+    const std::int64_t i = k / high.n;
+    const int b          = int(k % high.n);
+    const int first      = b * scan_block;
+    const int end        = first + scan_block < low.n ? first + scan_block : low.n;
+    Transfer<W> product  = in(low.at(i, first));
+    for (int j = first + 1; j < end; ++j) product = compose(in(low.at(i, j)), product);
+    out(high.at(i, b)) = product;
   }
 };
 
@@ -168,34 +187,37 @@ struct TopStarts {
   XView x;
   TransfersIn<W, MemorySpace> top;
   Kokkos::View<ChunkState<W>*, MemorySpace> states;
-  int n_top;
+  Level level;
 
   KOKKOS_FUNCTION void operator()(std::int64_t i) const {
     W u0, u1;
     scan.start(double(T(x(i))), u0, u1);
-    for (int b = 0; b < n_top; ++b) {
-      states(i * n_top + b) = {u0, u1};
-      apply(top(i * n_top + b), u0, u1);
+    for (int b = 0; b < level.n; ++b) {
+      states(level.at(i, b)) = {u0, u1};
+      apply(top(level.at(i, b)), u0, u1);
     }
   }
 };
 
-// One level down: a block's starting state carried across its B members.
+// One level down: a block's starting state carried across its members.
 template <class W, class MemorySpace>
 struct BlockStarts {
   TransfersIn<W, MemorySpace> low;
   Kokkos::View<const ChunkState<W>*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Restrict>> up;
   Kokkos::View<ChunkState<W>*, MemorySpace> states;
-  int n_low, n_up, B;
+  Level low_level, up_level;
 
   KOKKOS_FUNCTION void operator()(std::int64_t k) const {
-    const std::int64_t i = k / n_up;
-    const int b          = int(k % n_up);
-    const int end        = (b + 1) * B < n_low ? (b + 1) * B : n_low;
-    W u0 = up(k).u0, u1 = up(k).u1;
-    for (int j = b * B; j < end; ++j) {
-      const Transfer<W> m        = low(i * n_low + j);
-      states(i * n_low + j)      = {u0, u1};
+    const std::int64_t i = k / up_level.n;
+    const int b          = int(k % up_level.n);
+    const int first      = b * scan_block;
+    const int end = first + scan_block < low_level.n ? first + scan_block : low_level.n;
+    const ChunkState<W> start = up(up_level.at(i, b));
+    W u0 = start.u0, u1 = start.u1;
+    for (int j = first; j < end; ++j) {
+      const std::int64_t at = low_level.at(i, j);
+      const Transfer<W> m   = low(at);
+      states(at)            = {u0, u1};
       apply(m, u0, u1);
     }
   }
@@ -210,12 +232,14 @@ struct ChunkOutputs {
   VView V;
   Kokkos::View<const ChunkState<W>*, MemorySpace> starts;
   Chunking shape;
+  Level level;
 
   KOKKOS_FUNCTION void operator()(std::int64_t k) const {
-    const std::int64_t i = k / shape.C;
-    const int c          = int(k % shape.C);
-    const double xi      = double(T(x(i)));
-    W u0 = starts(k).u0, u1 = starts(k).u1;
+    const std::int64_t i  = k / shape.C;
+    const int c           = int(k % shape.C);
+    const double xi       = double(T(x(i)));
+    const ChunkState<W> s = starts(level.at(i, c));
+    W u0 = s.u0, u1 = s.u1;
     const int end = shape.end(c);
     V(i, shape.begin(c)) = T(scan.output(u0, u1));
     for (int n = shape.begin(c); n + 1 < end; ++n) {
@@ -238,6 +262,7 @@ struct StagedChunkOutputs {
   VView V;
   Kokkos::View<const ChunkState<W>*, typename ExecSpace::memory_space> starts;
   Chunking shape;
+  Level level;
   bool row_contiguous;
 
   KOKKOS_FUNCTION void operator()(const team_member& team) const {
@@ -253,7 +278,7 @@ struct StagedChunkOutputs {
       const std::int64_t i = k % shape.M;
       const int c          = int(k / shape.M);
       const double xi      = double(T(x(i)));
-      const ChunkState<W> s = starts(i * shape.C + c);
+      const ChunkState<W> s = starts(level.at(i, c));
       W u0 = s.u0, u1 = s.u1;
       T* const out = tile + std::size_t(t) * pitch;
       const int begin = shape.begin(c), end = shape.end(c);
@@ -379,48 +404,52 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
   const std::int64_t items = M * shape.C;
 
   // The scan's levels: chunk counts per row, 32-fold fewer each level.
-  constexpr int B = 32;
-  std::vector<int> counts{shape.C};
-  while (counts.back() > B) counts.push_back((counts.back() + B - 1) / B);
-  const std::size_t top = counts.size() - 1;
+  std::vector<Level> shapes{{shape.C, 1, shape.C}};
+  while (shapes.back().n > scan_block) {
+    const int blocks   = (shapes.back().n + scan_block - 1) / scan_block;
+    shapes.back().up   = blocks;
+    shapes.back().row  = std::int64_t(blocks) * scan_block;
+    shapes.push_back({blocks, 1, blocks});
+  }
+  const std::size_t top = shapes.size() - 1;
   using Work = Workspace<ExecSpace>;
   std::size_t bytes = 0;
-  for (std::size_t l = 0; l <= top; ++l)
-    bytes += Work::template bytes_for<Transfer<W>>(M * counts[l]) +
-             Work::template bytes_for<ChunkState<W>>(M * counts[l]);
+  for (const Level& level : shapes)
+    bytes += Work::template bytes_for<Transfer<W>>(M * level.row) +
+             Work::template bytes_for<ChunkState<W>>(M * level.row);
   Work work(space, bytes);
   using Transfers = typename Work::template Array<Transfer<W>>;
   using States    = typename Work::template Array<ChunkState<W>>;
   std::vector<Transfers> levels;
   std::vector<States> level_starts;  // starting states of each level's chunks
-  for (std::size_t l = 0; l <= top; ++l) {
-    levels.push_back(work.template take<Transfer<W>>(M * counts[l]));
-    level_starts.push_back(work.template take<ChunkState<W>>(M * counts[l]));
+  for (const Level& level : shapes) {
+    levels.push_back(work.template take<Transfer<W>>(M * level.row));
+    level_starts.push_back(work.template take<ChunkState<W>>(M * level.row));
   }
   const States starts = level_starts[0];
 
-  Kokkos::parallel_for(label + " transfers", Range(space, 0, items),
-                       ChunkTransfers<T, Scan, XView, MemorySpace>{scan, x, levels[0], shape});
+  Kokkos::parallel_for(
+      label + " transfers", Range(space, 0, items),
+      ChunkTransfers<T, Scan, XView, MemorySpace>{scan, x, levels[0], shape, shapes[0]});
   for (std::size_t l = 1; l <= top; ++l)
-    Kokkos::parallel_for(label + " blocks", Range(space, 0, M * counts[l]),
-                         BlockProducts<W, MemorySpace>{levels[l - 1], levels[l], counts[l - 1],
-                                                       counts[l], B});
+    Kokkos::parallel_for(label + " blocks", Range(space, 0, M * shapes[l].n),
+                         BlockProducts<W, MemorySpace>{levels[l - 1], levels[l], shapes[l - 1],
+                                                       shapes[l]});
   Kokkos::parallel_for(label + " starts", Range(space, 0, M),
                        TopStarts<T, Scan, XView, MemorySpace>{scan, x, levels[top],
-                                                              level_starts[top], counts[top]});
+                                                              level_starts[top], shapes[top]});
   for (std::size_t l = top; l-- > 0;)
-    Kokkos::parallel_for(label + " starts", Range(space, 0, M * counts[l + 1]),
+    Kokkos::parallel_for(label + " starts", Range(space, 0, M * shapes[l + 1].n),
                          BlockStarts<W, MemorySpace>{levels[l], level_starts[l + 1],
-                                                     level_starts[l], counts[l], counts[l + 1],
-                                                     B});
+                                                     level_starts[l], shapes[l], shapes[l + 1]});
   if constexpr (host) {
     Kokkos::parallel_for(
         label, Range(space, 0, items),
-        ChunkOutputs<T, Scan, XView, VView, MemorySpace>{scan, x, V, starts, shape});
+        ChunkOutputs<T, Scan, XView, VView, MemorySpace>{scan, x, V, starts, shape, shapes[0]});
   } else {
     using Policy  = Kokkos::TeamPolicy<ExecSpace>;
     using Functor = StagedChunkOutputs<ExecSpace, T, Scan, XView, VView>;
-    const Functor functor{scan, x, V, starts, shape, V.stride_1() == 1};
+    const Functor functor{scan, x, V, starts, shape, shapes[0], V.stride_1() == 1};
     const std::size_t chunk_bytes = sizeof(T) * std::size_t(L + 1);
     const int team_max = Policy(space, 1, Kokkos::AUTO)
                              .set_scratch_size(0, Kokkos::PerTeam(chunk_bytes))
