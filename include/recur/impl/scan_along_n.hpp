@@ -47,6 +47,17 @@ struct PowerSumsScan {
     sum += power;
   }
   KOKKOS_FUNCTION static double output(double sum, double) { return sum; }
+  // The transfer matrix of steps [begin, end): (1, 0) is a fixed point, so
+  // only the image of (0, 1) needs the recurrence (the same operations as
+  // advancing it, so the same values).
+  KOKKOS_FUNCTION void chunk_transfer(double x, int begin, int end, double& m00, double& m01,
+                                      double& m10, double& m11) const {
+    m00 = 1;
+    m10 = 0;
+    m01 = 0;
+    m11 = 1;
+    for (int n = begin; n < end; ++n) advance(x, n, m01, m11);
+  }
 };
 
 template <class W, class MemorySpace>
@@ -144,38 +155,74 @@ struct ChunkTransfers {
     const std::int64_t i = k % shape.M;
     const int c          = int(k / shape.M);
     const double xi      = double(T(x(i)));
-    W a0 = constant<W>(1), a1 = constant<W>(0), b0 = constant<W>(0), b1 = constant<W>(1);
-    for (int n = shape.begin(c); n < shape.end(c) && n + 1 < shape.N; ++n) {
-      scan.advance(xi, n, a0, a1);
-      scan.advance(xi, n, b0, b1);
+    const int begin = shape.begin(c);
+    const int end   = shape.end(c) < shape.N - 1 ? shape.end(c) : shape.N - 1;
+    Transfer<W> m;
+    if constexpr (std::is_same_v<Scan, PowerSumsScan>) {
+      scan.chunk_transfer(xi, begin, end, m.m00, m.m01, m.m10, m.m11);
+    } else {
+      W a0 = constant<W>(1), a1 = constant<W>(0), b0 = constant<W>(0), b1 = constant<W>(1);
+      for (int n = begin; n < end; ++n) {
+        scan.advance(xi, n, a0, a1);
+        scan.advance(xi, n, b0, b1);
+      }
+      m = {a0, b0, a1, b1};
     }
-    transfers(level.at(i, c)) = {a0, b0, a1, b1};
+    transfers(level.at(i, c)) = m;
   }
 };
 
 // Pass 2, a blocked scan: level l + 1 holds the products of blocks of
 // scan_block consecutive matrices of level l (level 0: the chunks'), per row,
 // up to a level of at most scan_block matrices a row; then starting states go
-// down the levels, scan_block sequential steps a thread at each. Read-only Views are marked Restrict so
-// that loads can run ahead of the stores of a sequential loop.
+// down the levels, scan_block sequential steps at each. On CPUs a thread takes
+// a block; on GPUs a team of scan_block threads does (tag InTeams), loading
+// the block's members at once into scratch, where one thread then composes
+// them: a thread walking a block from memory waited out one load a step
+// (H200: about 20 us a level however few the blocks). Both compose in the
+// same order, so they give the same values. Read-only Views are marked
+// Restrict so that loads can run ahead of the stores of a sequential loop.
 template <class W, class MemorySpace>
 using TransfersIn =
     Kokkos::View<const Transfer<W>*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Restrict>>;
+struct InTeams {};
 
-template <class W, class MemorySpace>
+// The members of block b of row i in `level`: [first, first + count).
+struct Block {
+  std::int64_t i;
+  int b, first, count;
+  KOKKOS_FUNCTION Block(std::int64_t k, const Level& level, const Level& up)
+      : i(k / up.n), b(int(k % up.n)), first(b * scan_block),
+        count(level.n - first < scan_block ? level.n - first : scan_block) {}
+};
+
+template <class ExecSpace, class W>
 struct BlockProducts {
+  using MemorySpace = typename ExecSpace::memory_space;
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace, InTeams>::member_type;
   TransfersIn<W, MemorySpace> in;
   Kokkos::View<Transfer<W>*, MemorySpace> out;
   Level low, high;
 
+  template <class Member>
+  KOKKOS_FUNCTION Transfer<W> product(const Block& block, const Member& m) const {
+    Transfer<W> product = m(0);
+    for (int j = 1; j < block.count; ++j) product = compose(m(j), product);
+    return product;
+  }
   KOKKOS_FUNCTION void operator()(std::int64_t k) const {
-    const std::int64_t i = k / high.n;
-    const int b          = int(k % high.n);
-    const int first      = b * scan_block;
-    const int end        = first + scan_block < low.n ? first + scan_block : low.n;
-    Transfer<W> product  = in(low.at(i, first));
-    for (int j = first + 1; j < end; ++j) product = compose(in(low.at(i, j)), product);
-    out(high.at(i, b)) = product;
+    const Block block(k, low, high);
+    out(high.at(block.i, block.b)) =
+        product(block, [&](int j) { return in(low.at(block.i, block.first + j)); });
+  }
+  KOKKOS_FUNCTION void operator()(InTeams, const member_type& team) const {
+    const Block block(team.league_rank(), low, high);
+    Transfer<W>* const tile = static_cast<Transfer<W>*>(
+        team.team_scratch(0).get_shmem(sizeof(Transfer<W>) * scan_block));
+    const int t = team.team_rank();
+    if (t < block.count) tile[t] = in(low.at(block.i, block.first + t));
+    team.team_barrier();
+    if (t == 0) out(high.at(block.i, block.b)) = product(block, [&](int j) { return tile[j]; });
   }
 };
 
@@ -200,30 +247,58 @@ struct TopStarts {
 };
 
 // One level down: a block's starting state carried across its members.
-template <class W, class MemorySpace>
+template <class ExecSpace, class W>
 struct BlockStarts {
+  using MemorySpace = typename ExecSpace::memory_space;
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace, InTeams>::member_type;
   TransfersIn<W, MemorySpace> low;
   Kokkos::View<const ChunkState<W>*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Restrict>> up;
   Kokkos::View<ChunkState<W>*, MemorySpace> states;
   Level low_level, up_level;
 
-  KOKKOS_FUNCTION void operator()(std::int64_t k) const {
-    const std::int64_t i = k / up_level.n;
-    const int b          = int(k % up_level.n);
-    const int first      = b * scan_block;
-    const int end = first + scan_block < low_level.n ? first + scan_block : low_level.n;
-    const ChunkState<W> start = up(up_level.at(i, b));
+  // put(j, state before member j).
+  template <class Member, class Put>
+  KOKKOS_FUNCTION void carry(const Block& block, const Member& m, const Put& put) const {
+    const ChunkState<W> start = up(up_level.at(block.i, block.b));
     W u0 = start.u0, u1 = start.u1;
-    for (int j = first; j < end; ++j) {
-      const std::int64_t at = low_level.at(i, j);
-      const Transfer<W> m   = low(at);
-      states(at)            = {u0, u1};
-      apply(m, u0, u1);
+    for (int j = 0; j < block.count; ++j) {
+      const Transfer<W> matrix = m(j);
+      put(j, ChunkState<W>{u0, u1});
+      apply(matrix, u0, u1);
     }
+  }
+  KOKKOS_FUNCTION void operator()(std::int64_t k) const {
+    const Block block(k, low_level, up_level);
+    carry(
+        block, [&](int j) { return low(low_level.at(block.i, block.first + j)); },
+        [&](int j, const ChunkState<W>& u) {
+          states(low_level.at(block.i, block.first + j)) = u;
+        });
+  }
+  KOKKOS_FUNCTION void operator()(InTeams, const member_type& team) const {
+    const Block block(team.league_rank(), low_level, up_level);
+    Transfer<W>* const tile = static_cast<Transfer<W>*>(
+        team.team_scratch(0).get_shmem(sizeof(Transfer<W>) * scan_block));
+    ChunkState<W>* const out = static_cast<ChunkState<W>*>(
+        team.team_scratch(0).get_shmem(sizeof(ChunkState<W>) * scan_block));
+    const int t = team.team_rank();
+    if (t < block.count) tile[t] = low(low_level.at(block.i, block.first + t));
+    team.team_barrier();
+    if (t == 0)
+      carry(
+          block, [&](int j) { return tile[j]; },
+          [&](int j, const ChunkState<W>& u) { out[j] = u; });
+    team.team_barrier();
+    if (t < block.count) states(low_level.at(block.i, block.first + t)) = out[t];
   }
 };
 
-// Pass 3 on CPUs: each work item writes its chunk straight into V.
+// Pass 3, each work item writing its chunk straight into V: on CPUs (work
+// item k = i C + c, a thread's chunks one after the other in memory), and on
+// GPUs when V's rows are not contiguous (k = c M + i, as in pass 1): there
+// the threads of a warp store neighbouring rows at each step, which is as
+// coalesced as V allows, and staging through scratch only cost occupancy
+// (H200, float power sums, M = 16, N = 2^24, LayoutLeft: 478 us staged).
 template <class T, class Scan, class XView, class VView, class MemorySpace>
 struct ChunkOutputs {
   using W = typename Scan::state_type;
@@ -233,10 +308,11 @@ struct ChunkOutputs {
   Kokkos::View<const ChunkState<W>*, MemorySpace> starts;
   Chunking shape;
   Level level;
+  bool rows_fastest;
 
   KOKKOS_FUNCTION void operator()(std::int64_t k) const {
-    const std::int64_t i  = k / shape.C;
-    const int c           = int(k % shape.C);
+    const std::int64_t i  = rows_fastest ? k % shape.M : k / shape.C;
+    const int c           = int(rows_fastest ? k / shape.M : k % shape.C);
     const double xi       = double(T(x(i)));
     const ChunkState<W> s = starts(level.at(i, c));
     W u0 = s.u0, u1 = s.u1;
@@ -249,10 +325,9 @@ struct ChunkOutputs {
   }
 };
 
-// Pass 3 on GPUs: a team's threads each compute one chunk (work items
-// k = c M + i, as in pass 1) into team scratch, then the team writes the tile
-// in V's contiguous order: along each chunk for row-contiguous V, across the
-// rows for column-contiguous V.
+// Pass 3 on GPUs for row-contiguous V: a team's threads each compute one
+// chunk (work items k = c M + i, as in pass 1) into team scratch, then the
+// team writes the tile along each chunk, a run of V, `lanes` threads a run.
 template <class ExecSpace, class T, class Scan, class XView, class VView>
 struct StagedChunkOutputs {
   using W           = typename Scan::state_type;
@@ -263,7 +338,6 @@ struct StagedChunkOutputs {
   Kokkos::View<const ChunkState<W>*, typename ExecSpace::memory_space> starts;
   Chunking shape;
   Level level;
-  bool row_contiguous;
 
   KOKKOS_FUNCTION void operator()(const team_member& team) const {
     const int threads    = team.team_size();
@@ -289,24 +363,16 @@ struct StagedChunkOutputs {
       }
     }
     team.team_barrier();
-    const int L = shape.L;
-    if (row_contiguous) {  // each chunk is a run of V: `lanes` threads a chunk
-      const int lanes = L < threads ? L : threads;
-      const int step  = threads / lanes;
-      if (t >= step * lanes) return;
-      for (int item = t / lanes; item < threads && k0 + item < items; item += step) {
-        const std::int64_t k = k0 + item;
-        const std::int64_t i = k % shape.M;
-        const int begin      = int(k / shape.M) * L;
-        for (int j = t % lanes; j < L && begin + j < shape.N; j += lanes)
-          V(i, begin + j) = tile[std::size_t(item) * pitch + j];
-      }
-    } else if (k0 + t < items) {  // neighbouring threads, neighbouring rows
-      const std::int64_t k = k0 + t;
+    const int L     = shape.L;
+    const int lanes = L < threads ? L : threads;
+    const int step  = threads / lanes;
+    if (t >= step * lanes) return;
+    for (int item = t / lanes; item < threads && k0 + item < items; item += step) {
+      const std::int64_t k = k0 + item;
       const std::int64_t i = k % shape.M;
       const int begin      = int(k / shape.M) * L;
-      for (int j = 0; j < L && begin + j < shape.N; ++j)
-        V(i, begin + j) = tile[std::size_t(t) * pitch + j];
+      for (int j = t % lanes; j < L && begin + j < shape.N; j += lanes)
+        V(i, begin + j) = tile[std::size_t(item) * pitch + j];
     }
   }
 };
@@ -431,25 +497,36 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
   Kokkos::parallel_for(
       label + " transfers", Range(space, 0, items),
       ChunkTransfers<T, Scan, XView, MemorySpace>{scan, x, levels[0], shape, shapes[0]});
+  // One thread a block on CPUs, a team of scan_block threads on GPUs.
+  const auto blocks = [&](const std::string& name, std::int64_t count, const auto& functor) {
+    if constexpr (host) {
+      Kokkos::parallel_for(label + name, Range(space, 0, count), functor);
+    } else {
+      const std::size_t scratch = sizeof(Transfer<W>) * scan_block + sizeof(ChunkState<W>) * scan_block;
+      Kokkos::parallel_for(label + name,
+                           Kokkos::TeamPolicy<ExecSpace, InTeams>(space, int(count), scan_block)
+                               .set_scratch_size(0, Kokkos::PerTeam(scratch)),
+                           functor);
+    }
+  };
   for (std::size_t l = 1; l <= top; ++l)
-    Kokkos::parallel_for(label + " blocks", Range(space, 0, M * shapes[l].n),
-                         BlockProducts<W, MemorySpace>{levels[l - 1], levels[l], shapes[l - 1],
-                                                       shapes[l]});
+    blocks(" blocks", M * shapes[l].n,
+           BlockProducts<ExecSpace, W>{levels[l - 1], levels[l], shapes[l - 1], shapes[l]});
   Kokkos::parallel_for(label + " starts", Range(space, 0, M),
                        TopStarts<T, Scan, XView, MemorySpace>{scan, x, levels[top],
                                                               level_starts[top], shapes[top]});
   for (std::size_t l = top; l-- > 0;)
-    Kokkos::parallel_for(label + " starts", Range(space, 0, M * shapes[l + 1].n),
-                         BlockStarts<W, MemorySpace>{levels[l], level_starts[l + 1],
-                                                     level_starts[l], shapes[l], shapes[l + 1]});
-  if constexpr (host) {
-    Kokkos::parallel_for(
-        label, Range(space, 0, items),
-        ChunkOutputs<T, Scan, XView, VView, MemorySpace>{scan, x, V, starts, shape, shapes[0]});
+    blocks(" starts", M * shapes[l + 1].n,
+           BlockStarts<ExecSpace, W>{levels[l], level_starts[l + 1], level_starts[l], shapes[l],
+                                     shapes[l + 1]});
+  if (host || V.stride_1() != 1) {
+    Kokkos::parallel_for(label, Range(space, 0, items),
+                         ChunkOutputs<T, Scan, XView, VView, MemorySpace>{
+                             scan, x, V, starts, shape, shapes[0], !host});
   } else {
     using Policy  = Kokkos::TeamPolicy<ExecSpace>;
     using Functor = StagedChunkOutputs<ExecSpace, T, Scan, XView, VView>;
-    const Functor functor{scan, x, V, starts, shape, shapes[0], V.stride_1() == 1};
+    const Functor functor{scan, x, V, starts, shape, shapes[0]};
     const std::size_t chunk_bytes = sizeof(T) * std::size_t(L + 1);
     const int team_max = Policy(space, 1, Kokkos::AUTO)
                              .set_scratch_size(0, Kokkos::PerTeam(chunk_bytes))
