@@ -455,17 +455,25 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
   const std::int64_t M = std::int64_t(V.extent(0));
   const int N          = int(V.extent(1));
-  // On a GPU a chunk is what a thread stages in scratch (a team of 128 holds
-  // 128 chunks in about 33 KiB); a CPU thread writes long chunks directly.
-  // Defaults from a sweep of 64 (32 for double) to 512 on the H200 at M = 16,
-  // N = 2^24 (docs/performance.md): three-term families are fastest at the
-  // shortest, power sums (whose chunks cost less) at 128.
+  // A CPU thread writes long chunks directly. On a GPU, for row-contiguous V
+  // a chunk is what a thread stages in scratch (a team of 128 holds 128
+  // chunks in about 33 KiB), so chunks stay short; other V are written
+  // straight from registers, and longer chunks mean fewer states to scan.
+  // Defaults from sweeps of 32 to 512 on the H200 at M = 16, N = 2^24
+  // (docs/performance.md): staged, three-term families are fastest at the
+  // shortest, power sums (whose chunks cost less) at 128; written directly,
+  // every family is fastest at 512.
   if (chunk < 0)
     throw std::invalid_argument(label + ": ScanAlongN{chunk = " + std::to_string(chunk) +
                                 "} is invalid; the chunk must be positive, or 0 for the default");
   constexpr bool power_sums = std::is_same_v<Scan, PowerSumsScan>;
-  const int L = chunk > 0 ? std::min(chunk, N)
-                          : std::min(N, host ? 1024 : power_sums ? 128 : sizeof(T) == 4 ? 64 : 32);
+  const bool staged         = !host && V.stride_1() == 1;
+  const int L               = chunk > 0 ? std::min(chunk, N)
+                              : std::min(N, host      ? 1024
+                                            : !staged ? 512
+                                            : power_sums ? 128
+                                            : sizeof(T) == 4 ? 64
+                                                             : 32);
   const Chunking shape{M, N, L, (N + L - 1) / L};
   const std::int64_t items = M * shape.C;
 
@@ -497,11 +505,16 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
   Kokkos::parallel_for(
       label + " transfers", Range(space, 0, items),
       ChunkTransfers<T, Scan, XView, MemorySpace>{scan, x, levels[0], shape, shapes[0]});
-  // One thread a block on CPUs, a team of scan_block threads on GPUs.
+  // One thread a block on CPUs, and on GPUs for many blocks; a team of
+  // scan_block threads a block on GPUs for up to 4096 blocks. A team composes
+  // on one thread, and at most 32 teams are resident on a multiprocessor:
+  // beyond 4096 blocks (32 for each of the H200's 132 multiprocessors) teams
+  // compose no more blocks at once than threads do (H200, 65 536 blocks:
+  // 136 us in teams, 28 us in threads; 2048 blocks: 10 us against 22 us).
   const auto blocks = [&](const std::string& name, std::int64_t count, const auto& functor) {
-    if constexpr (host) {
+    if (count > 4096 || host) {
       Kokkos::parallel_for(label + name, Range(space, 0, count), functor);
-    } else {
+    } else if constexpr (!host) {
       const std::size_t scratch = sizeof(Transfer<W>) * scan_block + sizeof(ChunkState<W>) * scan_block;
       Kokkos::parallel_for(label + name,
                            Kokkos::TeamPolicy<ExecSpace, InTeams>(space, int(count), scan_block)
@@ -519,11 +532,11 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
     blocks(" starts", M * shapes[l + 1].n,
            BlockStarts<ExecSpace, W>{levels[l], level_starts[l + 1], level_starts[l], shapes[l],
                                      shapes[l + 1]});
-  if (host || V.stride_1() != 1) {
+  if (!staged) {
     Kokkos::parallel_for(label, Range(space, 0, items),
                          ChunkOutputs<T, Scan, XView, VView, MemorySpace>{
                              scan, x, V, starts, shape, shapes[0], !host});
-  } else {
+  } else if constexpr (!host) {
     using Policy  = Kokkos::TeamPolicy<ExecSpace>;
     using Functor = StagedChunkOutputs<ExecSpace, T, Scan, XView, VView>;
     const Functor functor{scan, x, V, starts, shape, shapes[0]};
