@@ -120,6 +120,83 @@ void allocate(benchmark::State& state) {
   }
 }
 
+// Whether ThreadPerX on a CPU is bound by its arithmetic: the recurrences of
+// evaluate's CPU path (8 x a thread in lockstep, the same working precision,
+// the same conversion to T) with V's stores left out, each x's outputs summed
+// instead; against the fill of an M x N View of T in the same process. Where
+// the arithmetic alone takes longer than the fill (of_fill_bound < 1), no
+// store pattern can bring evaluate to the fill.
+template <int B, class T, class Scan>
+struct ArithmeticOnly {
+  Scan scan;
+  Kokkos::View<const T*, Kokkos::HostSpace> x;
+  Kokkos::View<double*, Kokkos::HostSpace> sums;
+  int N;
+
+  void operator()(std::int64_t block) const {
+    using W = typename Scan::state_type;
+    double xs[B], total[B];
+    W u0[B], u1[B];
+    for (int r = 0; r < B; ++r) {
+      xs[r] = double(x(block * B + r));
+      scan.start(xs[r], u0[r], u1[r]);
+      total[r] = double(T(scan.output(u0[r], u1[r])));
+    }
+    for (int n = 0; n + 1 < N; ++n)
+      for (int r = 0; r < B; ++r) {
+        scan.advance(xs[r], n, u0[r], u1[r]);
+        total[r] += double(T(scan.output(u0[r], u1[r])));
+      }
+    double sum = 0;
+    for (int r = 0; r < B; ++r) sum += total[r];
+    sums(block) = sum;
+  }
+};
+
+template <class Space, class T, class Family>
+void arithmetic(benchmark::State& state) {
+  const std::int64_t M = std::int64_t(1) << state.range(0);
+  const int N          = int(state.range(1));
+  constexpr int B      = 8;
+  const Space space;
+  Kokkos::View<T*, Kokkos::HostSpace> x("x", M);
+  for (std::int64_t i = 0; i < M; ++i) x(i) = T(-1 + 2 * double(i) / double(M));
+  Kokkos::View<double*, Kokkos::HostSpace> sums("sums", M / B);
+  const auto kernel = recur::impl::make_kernel<T>(space, Family{}, N);
+  using Scan = std::decay_t<decltype(recur::impl::scan_form(kernel))>;
+  const ArithmeticOnly<B, T, Scan> functor{
+      recur::impl::scan_form(kernel), x, sums, N};
+  const auto run = [&] {
+    Kokkos::parallel_for("recur_perf::arithmetic",
+                         Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, M / B),
+                         functor);
+  };
+  Kokkos::View<T**, Kokkos::LayoutRight, Space> V(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "V"), M, N);
+  const double fill = fill_seconds(space, V);
+  run();
+  std::vector<double> times;
+  for (auto _ : state) {
+    times.push_back(median_seconds(space, run, 1));
+    state.SetIterationTime(times.back());
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  const double median             = times[times.size() / 2];
+  state.counters["fill_ms"]       = fill * 1e3;
+  state.counters["of_fill_bound"] = fill / median;
+}
+
+template <class Space, class T, class Family>
+void add_arithmetic() {
+  const std::string name = std::string("arithmetic/") + Space::name() + "/" +
+                           (std::is_same_v<T, float> ? "float" : "double") + "/" + Family::name();
+  benchmark::RegisterBenchmark(name.c_str(), arithmetic<Space, T, Family>)
+      ->ArgNames({"log2M", "N"})
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond)
+      ->Args({20, 32});
+}
+
 template <class Space, class T, class Layout, class Family, class Policy>
 void add(const std::string& layout) {
   const bool device =
@@ -165,9 +242,9 @@ void add_policy() {
 
 template <class Space>
 void add_space() {
-  const bool device =
+  constexpr bool device =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
-  if (device) {
+  if constexpr (device) {
     auto* b = benchmark::RegisterBenchmark(
         (std::string("streams/") + Space::name() + "/float").c_str(), streams<Space>);
     b->ArgName("S")->UseManualTime()->Unit(benchmark::kMillisecond);
@@ -176,6 +253,11 @@ void add_space() {
                                      allocate<Space>);
     b->ArgName("MiB")->UseManualTime()->Unit(benchmark::kMillisecond);
     for (int MiB : {64, 128}) b->Arg(MiB);
+  } else {
+    add_arithmetic<Space, float, recur::PowerSums>();
+    add_arithmetic<Space, float, recur::HermiteENormalized>();
+    add_arithmetic<Space, double, recur::PowerSums>();
+    add_arithmetic<Space, double, recur::HermiteENormalized>();
   }
   add_policy<Space, recur::Auto>();
   add_policy<Space, recur::ThreadPerX>();
