@@ -123,7 +123,7 @@ void allocate(benchmark::State& state) {
 // Whether ThreadPerX on a CPU is bound by its arithmetic: the recurrences of
 // evaluate's CPU path (8 x a thread in lockstep, the same working precision,
 // the same conversion to T) with V's stores left out, each x's outputs summed
-// instead; against the fill of an M x N View of T in the same process. Where
+// in T instead; against the fill of an M x N View of T in the same process. Where
 // the arithmetic alone takes longer than the fill (of_fill_bound < 1), no
 // store pattern can bring evaluate to the fill.
 template <int B, class T, class Scan>
@@ -135,20 +135,21 @@ struct ArithmeticOnly {
 
   void operator()(std::int64_t block) const {
     using W = typename Scan::state_type;
-    double xs[B], total[B];
+    double xs[B];
+    T total[B];
     W u0[B], u1[B];
     for (int r = 0; r < B; ++r) {
       xs[r] = double(x(block * B + r));
       scan.start(xs[r], u0[r], u1[r]);
-      total[r] = double(T(scan.output(u0[r], u1[r])));
+      total[r] = T(scan.output(u0[r], u1[r]));
     }
     for (int n = 0; n + 1 < N; ++n)
       for (int r = 0; r < B; ++r) {
         scan.advance(xs[r], n, u0[r], u1[r]);
-        total[r] += double(T(scan.output(u0[r], u1[r])));
+        total[r] += T(scan.output(u0[r], u1[r]));
       }
     double sum = 0;
-    for (int r = 0; r < B; ++r) sum += total[r];
+    for (int r = 0; r < B; ++r) sum += double(total[r]);
     sums(block) = sum;
   }
 };
