@@ -122,35 +122,33 @@ void allocate(benchmark::State& state) {
 
 // Whether ThreadPerX on a CPU is bound by its arithmetic: the recurrences of
 // evaluate's CPU path (8 x a thread in lockstep, the same working precision,
-// the same conversion to T) with V's stores left out, each x's outputs summed
-// in T instead; against the fill of an M x N View of T in the same process. Where
-// the arithmetic alone takes longer than the fill (of_fill_bound < 1), no
-// store pattern can bring evaluate to the fill.
+// the same conversion of each value to T) with V's stores left out: each
+// value is only kept from being optimized away (benchmark::DoNotOptimize, no
+// instruction); against the fill of an M x N View of T in the same process.
+// Where this takes longer than the fill (of_fill_bound < 1), no store
+// pattern can bring evaluate to the fill.
 template <int B, class T, class Scan>
 struct ArithmeticOnly {
   Scan scan;
   Kokkos::View<const T*, Kokkos::HostSpace> x;
-  Kokkos::View<double*, Kokkos::HostSpace> sums;
   int N;
 
   void operator()(std::int64_t block) const {
     using W = typename Scan::state_type;
     double xs[B];
-    T total[B];
     W u0[B], u1[B];
     for (int r = 0; r < B; ++r) {
       xs[r] = double(x(block * B + r));
       scan.start(xs[r], u0[r], u1[r]);
-      total[r] = T(scan.output(u0[r], u1[r]));
+      T value = T(scan.output(u0[r], u1[r]));
+      benchmark::DoNotOptimize(value);
     }
     for (int n = 0; n + 1 < N; ++n)
       for (int r = 0; r < B; ++r) {
         scan.advance(xs[r], n, u0[r], u1[r]);
-        total[r] += T(scan.output(u0[r], u1[r]));
+        T value = T(scan.output(u0[r], u1[r]));
+        benchmark::DoNotOptimize(value);
       }
-    double sum = 0;
-    for (int r = 0; r < B; ++r) sum += double(total[r]);
-    sums(block) = sum;
   }
 };
 
@@ -162,11 +160,10 @@ void arithmetic(benchmark::State& state) {
   const Space space;
   Kokkos::View<T*, Kokkos::HostSpace> x("x", M);
   for (std::int64_t i = 0; i < M; ++i) x(i) = T(-1 + 2 * double(i) / double(M));
-  Kokkos::View<double*, Kokkos::HostSpace> sums("sums", M / B);
   const auto kernel = recur::impl::make_kernel<T>(space, Family{}, N);
   using Scan = std::decay_t<decltype(recur::impl::scan_form(kernel))>;
   const ArithmeticOnly<B, T, Scan> functor{
-      recur::impl::scan_form(kernel), x, sums, N};
+      recur::impl::scan_form(kernel), x, N};
   const auto run = [&] {
     Kokkos::parallel_for("recur_perf::arithmetic",
                          Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, M / B),
