@@ -286,6 +286,38 @@ class Usage(Case):
         self.assertEqual(rc, 2)
         self.assertIn("usage:", err)
 
+    def test_progress_bar_on_a_terminal(self):
+        # With stderr on a terminal (a pseudo-terminal here) a run longer than
+        # half a second draws a bar with percentage, rate and ETA, and ends it
+        # with the total time; the output is the same as without the bar.
+        import pty
+        x, out = self.path("x.npy"), self.path("V.npy")
+        np.save(x, np.linspace(-1, 1, 400000))
+        args = [RECUR, "eval", "--family", "legendre", "--n", "64", "--x", x, "--chunk", "50"]
+        master, slave = pty.openpty()
+        start = time.monotonic()
+        process = subprocess.Popen(args + ["--out", out], env=ENV, stderr=slave, stdout=subprocess.DEVNULL)
+        os.close(slave)
+        drawn = b""
+        while True:
+            try:
+                data = os.read(master, 4096)
+            except OSError:  # the terminal closed with the process
+                break
+            if not data:
+                break
+            drawn += data
+        os.close(master)
+        self.assertEqual(process.wait(timeout=600), 0, drawn)
+        elapsed = time.monotonic() - start
+        text = drawn.decode()
+        if elapsed < 0.7 and not text:
+            self.skipTest(f"the run took {elapsed:.2f} s, before the bar's first drawing at 0.5 s")
+        self.assertRegex(text, r"\r *\d+% \[#* *\] [\d.]+ [kMGT]?B/s, ETA \d+:\d\d")
+        self.assertRegex(text, r"\r100% \[#{30}\] [\d.]+ [kMGT]?B/s, \d+:\d\d +\r?\n$")
+        self.eval_ok("--family", "legendre", "--n", 64, "--x", x, "--out", self.path("quiet.npy"))
+        self.assertEqual(contents(out), contents(self.path("quiet.npy")))
+
     def test_info(self):
         rc, out, err = run("info")
         self.assertEqual(rc, 0, err)
