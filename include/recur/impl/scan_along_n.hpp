@@ -325,9 +325,14 @@ struct ChunkOutputs {
   }
 };
 
-// Pass 3 on GPUs for row-contiguous V: a team's threads each compute one
-// chunk (work items k = c M + i, as in pass 1) into team scratch, then the
-// team writes the tile along each chunk, a run of V, `lanes` threads a run.
+// Pass 3 on GPUs for row-contiguous V: a team's threads each run one chunk
+// (work items k = c M + i, as in pass 1), staging_terms terms at a time into
+// team scratch, and after each round the team writes the tile along the
+// chunks, runs of V, `lanes` threads a run. Staging a round rather than the
+// whole chunk keeps the scratch (and so the team's occupancy) independent of
+// the chunk length: whole chunks of 128 floats left room for only 79 threads
+// a team (H200, docs/performance.md).
+inline constexpr int staging_terms = 32;
 template <class ExecSpace, class T, class Scan, class XView, class VView>
 struct StagedChunkOutputs {
   using W           = typename Scan::state_type;
@@ -340,39 +345,49 @@ struct StagedChunkOutputs {
   Level level;
 
   KOKKOS_FUNCTION void operator()(const team_member& team) const {
-    const int threads    = team.team_size();
-    const int pitch      = shape.L + 1;
+    constexpr int S          = staging_terms;
+    constexpr int pitch      = S + 1;
+    const int threads        = team.team_size();
     const std::int64_t items = shape.M * shape.C;
     const std::int64_t k0    = std::int64_t(team.league_rank()) * threads;
     T* const tile = static_cast<T*>(
         team.team_scratch(0).get_shmem(sizeof(T) * std::size_t(threads) * pitch));
-    const int t = team.team_rank();
-    if (k0 + t < items) {
-      const std::int64_t k = k0 + t;
-      const std::int64_t i = k % shape.M;
-      const int c          = int(k / shape.M);
-      const double xi      = double(T(x(i)));
+    const int t       = team.team_rank();
+    const bool active = k0 + t < items;
+    double xi = 0;
+    W u0{}, u1{};
+    int begin = 0, end = 0;
+    if (active) {
+      const std::int64_t k  = k0 + t;
+      const std::int64_t i  = k % shape.M;
+      const int c           = int(k / shape.M);
+      xi                    = double(T(x(i)));
       const ChunkState<W> s = starts(level.at(i, c));
-      W u0 = s.u0, u1 = s.u1;
-      T* const out = tile + std::size_t(t) * pitch;
-      const int begin = shape.begin(c), end = shape.end(c);
-      out[0] = T(scan.output(u0, u1));
-      for (int n = begin; n + 1 < end; ++n) {
-        scan.advance(xi, n, u0, u1);
-        out[n + 1 - begin] = T(scan.output(u0, u1));
-      }
+      u0                    = s.u0;
+      u1                    = s.u1;
+      begin                 = shape.begin(c);
+      end                   = shape.end(c);
     }
-    team.team_barrier();
     const int L     = shape.L;
-    const int lanes = L < threads ? L : threads;
+    const int lanes = S < threads ? S : threads;
     const int step  = threads / lanes;
-    if (t >= step * lanes) return;
-    for (int item = t / lanes; item < threads && k0 + item < items; item += step) {
-      const std::int64_t k = k0 + item;
-      const std::int64_t i = k % shape.M;
-      const int begin      = int(k / shape.M) * L;
-      for (int j = t % lanes; j < L && begin + j < shape.N; j += lanes)
-        V(i, begin + j) = tile[std::size_t(item) * pitch + j];
+    for (int offset = 0; offset < L; offset += S) {
+      T* const out = tile + std::size_t(t) * pitch;
+      for (int j = 0; j < S && begin + offset + j < end; ++j) {
+        const int n = begin + offset + j;
+        if (n > begin) scan.advance(xi, n - 1, u0, u1);  // the state at term n
+        out[j] = T(scan.output(u0, u1));
+      }
+      team.team_barrier();
+      if (t < step * lanes)
+        for (int item = t / lanes; item < threads && k0 + item < items; item += step) {
+          const std::int64_t k = k0 + item;
+          const std::int64_t i = k % shape.M;
+          const int first      = int(k / shape.M) * L + offset;
+          for (int j = t % lanes; j < S && offset + j < L && first + j < shape.N; j += lanes)
+            V(i, first + j) = tile[std::size_t(item) * pitch + j];
+        }
+      team.team_barrier();
     }
   }
 };
@@ -455,25 +470,16 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
   const std::int64_t M = std::int64_t(V.extent(0));
   const int N          = int(V.extent(1));
-  // A CPU thread writes long chunks directly. On a GPU, for row-contiguous V
-  // a chunk is what a thread stages in scratch (a team of 128 holds 128
-  // chunks in about 33 KiB), so chunks stay short; other V are written
-  // straight from registers, and longer chunks mean fewer states to scan.
-  // Defaults from sweeps of 32 to 512 on the H200 at M = 16, N = 2^24
-  // (docs/performance.md): staged, three-term families are fastest at the
-  // shortest, power sums (whose chunks cost less) at 128; written directly,
-  // every family is fastest at 512.
+  // A CPU thread writes long chunks directly; so does a GPU thread when V's
+  // rows are not contiguous, and for row-contiguous V a team stages its
+  // chunks staging_terms terms at a time. Either way longer chunks mean fewer
+  // states to scan; defaults from sweeps of 128 to 512 on the H200 at M = 16,
+  // N = 2^24 (docs/performance.md).
   if (chunk < 0)
     throw std::invalid_argument(label + ": ScanAlongN{chunk = " + std::to_string(chunk) +
                                 "} is invalid; the chunk must be positive, or 0 for the default");
-  constexpr bool power_sums = std::is_same_v<Scan, PowerSumsScan>;
-  const bool staged         = !host && V.stride_1() == 1;
-  const int L               = chunk > 0 ? std::min(chunk, N)
-                              : std::min(N, host      ? 1024
-                                            : !staged ? 512
-                                            : power_sums ? 128
-                                            : sizeof(T) == 4 ? 64
-                                                             : 32);
+  const bool staged = !host && V.stride_1() == 1;
+  const int L       = chunk > 0 ? std::min(chunk, N) : std::min(N, host ? 1024 : 512);
   const Chunking shape{M, N, L, (N + L - 1) / L};
   const std::int64_t items = M * shape.C;
 
@@ -540,16 +546,12 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
     using Policy  = Kokkos::TeamPolicy<ExecSpace>;
     using Functor = StagedChunkOutputs<ExecSpace, T, Scan, XView, VView>;
     const Functor functor{scan, x, V, starts, shape, shapes[0]};
-    const std::size_t chunk_bytes = sizeof(T) * std::size_t(L + 1);
+    const std::size_t chunk_bytes = sizeof(T) * std::size_t(staging_terms + 1);
     const int team_max = Policy(space, 1, Kokkos::AUTO)
                              .set_scratch_size(0, Kokkos::PerTeam(chunk_bytes))
                              .team_size_max(functor, Kokkos::ParallelForTag());
     const int fit  = int(std::size_t(Policy::scratch_size_max(0)) / chunk_bytes);
     const int team = std::min({128, team_max, fit});
-    if (team < 1)
-      throw std::invalid_argument(label + ": a chunk of " + std::to_string(L) +
-                                  " terms does not fit in team scratch; use a smaller "
-                                  "ScanAlongN{chunk}, or 0 for the default");
     Kokkos::parallel_for(label,
                          Policy(space, int((items + team - 1) / team), team)
                              .set_scratch_size(0, Kokkos::PerTeam(chunk_bytes * team)),
