@@ -34,10 +34,9 @@ struct Staged {
 /// results differ from the sequential recurrence by rounding (tested at the
 /// same tolerance as ThreadPerX against 60-digit references).
 struct ScanAlongN {
-  /// Terms a chunk; 0 chooses: on a GPU 512 when V's rows are not contiguous
-  /// (chunks written straight from registers), and for row-contiguous V,
-  /// where a team of 128 threads stages 128 chunks in team scratch, 64 (float)
-  /// or 32 (double), 128 for PowerSums; 1024 on CPUs.
+  /// Terms a chunk; 0 chooses: 512 on a GPU (where row-contiguous V is
+  /// staged through team scratch 32 terms at a time, other layouts written
+  /// straight from registers), 1024 on CPUs.
   int chunk = 0;
   static constexpr const char* name() { return "ScanAlongN"; }
 };
