@@ -292,8 +292,8 @@ class Usage(Case):
         # with the total time; the output is the same as without the bar.
         import pty
         x, out = self.path("x.npy"), self.path("V.npy")
-        np.save(x, np.linspace(-1, 1, 400000))
-        args = [RECUR, "eval", "--family", "legendre", "--n", "64", "--x", x, "--chunk", "50"]
+        np.save(x, np.linspace(-1, 1, 200000))
+        args = [RECUR, "eval", "--family", "legendre", "--n", "64", "--x", x, "--chunk", "25"]
         master, slave = pty.openpty()
         start = time.monotonic()
         process = subprocess.Popen(args + ["--out", out], env=ENV, stderr=slave, stdout=subprocess.DEVNULL)
