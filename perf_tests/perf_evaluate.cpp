@@ -123,8 +123,9 @@ void allocate(benchmark::State& state) {
 // Whether ThreadPerX on a CPU is bound by its arithmetic: the recurrences of
 // evaluate's CPU path (8 x a thread in lockstep, the same working precision,
 // the same conversion of each value to T) with V's stores left out: each
-// value is only kept from being optimized away (benchmark::DoNotOptimize, no
-// instruction); against the fill of an M x N View of T in the same process.
+// value is only kept from being optimized away (benchmark::DoNotOptimize,
+// which costs a little); against the fill of an M x N View of T in the same
+// process.
 // Where this takes longer than the fill (of_fill_bound < 1), no store
 // pattern can bring evaluate to the fill.
 template <int B, class T, class Scan>
