@@ -88,14 +88,7 @@ void streams(benchmark::State& state) {
           for (int j = 0; j < S; ++j) p[c + j * items] = 1.0f;
         });
   };
-  store();
-  std::vector<double> times;
-  for (auto _ : state) {
-    times.push_back(median_seconds(space, store, 1));
-    state.SetIterationTime(times.back());
-  }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  state.counters["GBps"] = double(count) * sizeof(float) / times[times.size() / 2] / 1e9;
+  state.counters["GBps"] = double(count) * sizeof(float) / run(state, space, store) / 1e9;
 }
 
 // What a call's work arrays cost to make: a View of MiB mebibytes allocated
@@ -165,22 +158,15 @@ void arithmetic(benchmark::State& state) {
   using Scan = std::decay_t<decltype(recur::impl::scan_form(kernel))>;
   const ArithmeticOnly<B, T, Scan> functor{
       recur::impl::scan_form(kernel), x, N};
-  const auto run = [&] {
+  const auto recurrences = [&] {
     Kokkos::parallel_for("recur_perf::arithmetic",
                          Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, M / B),
                          functor);
   };
   Kokkos::View<T**, Kokkos::LayoutRight, Space> V(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "V"), M, N);
-  const double fill = fill_seconds(space, V);
-  run();
-  std::vector<double> times;
-  for (auto _ : state) {
-    times.push_back(median_seconds(space, run, 1));
-    state.SetIterationTime(times.back());
-  }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  const double median             = times[times.size() / 2];
+  const double fill               = fill_seconds(space, V);
+  const double median             = run(state, space, recurrences);
   state.counters["fill_ms"]       = fill * 1e3;
   state.counters["of_fill_bound"] = fill / median;
 }

@@ -21,6 +21,8 @@
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
 
+#include "perf_support.hpp"
+
 #include <stdlib.h>
 
 #include <algorithm>
@@ -31,18 +33,6 @@
 
 namespace recur_perf {
 namespace {
-
-template <class Operation>
-double median_of(int repetitions, const Operation& operation) {
-  std::vector<double> times;
-  for (int r = 0; r < repetitions; ++r) {
-    Kokkos::Timer timer;
-    operation();
-    times.push_back(timer.seconds());
-  }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
-}
 
 // A scratch folder, removed with everything in it.
 struct ScratchFolder {
@@ -84,15 +74,14 @@ void stream(benchmark::State& state) {
                                        std::size_t(N));
     const auto V_host = Kokkos::create_mirror_view(V);
     recur::evaluate(space, Family{}, x_device, V);  // warm-up
-    in_memory = median_of(5, [&] {
-      recur::evaluate(space, Family{}, x_device, V);
-      space.fence();
-    });
-    to_host = median_of(5, [&] {
-      recur::evaluate(space, Family{}, x_device, V);
-      Kokkos::deep_copy(space, V_host, V);
-      space.fence();
-    });
+    in_memory = median_seconds(space, [&] { recur::evaluate(space, Family{}, x_device, V); }, 5);
+    to_host   = median_seconds(
+        space,
+        [&] {
+          recur::evaluate(space, Family{}, x_device, V);
+          Kokkos::deep_copy(space, V_host, V);
+        },
+        5);
   }
 
   const ScratchFolder folder;

@@ -4,6 +4,7 @@
 // Shared by the perf suite's files: timing and the same-process ceiling.
 
 #include <Kokkos_Core.hpp>
+#include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -21,6 +22,20 @@ double median_seconds(const Space& space, const Operation& operation, int repeti
     operation();
     space.fence();
     times.push_back(timer.seconds());
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
+}
+
+/// Times `operation` over the benchmark's iterations, after one warm-up call
+/// (coefficient tables, first-call setup), as manual time; returns the median.
+template <class Space, class Operation>
+double run(benchmark::State& state, const Space& space, const Operation& operation) {
+  operation();
+  std::vector<double> times;
+  for (auto _ : state) {
+    times.push_back(median_seconds(space, operation, 1));
+    state.SetIterationTime(times.back());
   }
   std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
   return times[times.size() / 2];

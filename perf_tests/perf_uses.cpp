@@ -51,19 +51,6 @@ Kokkos::View<T*, Space> spread(const Space& space, std::int64_t M) {
   return x;
 }
 
-// Times `operation` over the benchmark's iterations; returns the median.
-template <class Space, class Operation>
-double run(benchmark::State& state, const Space& space, const Operation& operation) {
-  operation();  // warm-up: coefficient tables, Kokkos Kernels' first call
-  std::vector<double> times;
-  for (auto _ : state) {
-    times.push_back(median_seconds(space, operation, 1));
-    state.SetIterationTime(times.back());
-  }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
-}
-
 template <class Space, class T, bool blas>
 void series(benchmark::State& state) {
   const std::int64_t M = std::int64_t(1) << state.range(0);

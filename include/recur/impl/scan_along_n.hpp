@@ -47,17 +47,6 @@ struct PowerSumsScan {
     sum += power;
   }
   KOKKOS_FUNCTION static double output(double sum, double) { return sum; }
-  // The transfer matrix of steps [begin, end): (1, 0) is a fixed point, so
-  // only the image of (0, 1) needs the recurrence (the same operations as
-  // advancing it, so the same values).
-  KOKKOS_FUNCTION void chunk_transfer(double x, int begin, int end, double& m00, double& m01,
-                                      double& m10, double& m11) const {
-    m00 = 1;
-    m10 = 0;
-    m01 = 0;
-    m11 = 1;
-    for (int n = begin; n < end; ++n) advance(x, n, m01, m11);
-  }
 };
 
 template <class W, class MemorySpace>
@@ -103,6 +92,28 @@ KOKKOS_FORCEINLINE_FUNCTION Transfer<W> compose(const Transfer<W>& later,
           dot(later.m00, earlier.m01, later.m01, earlier.m11),
           dot(later.m10, earlier.m00, later.m11, earlier.m10),
           dot(later.m10, earlier.m01, later.m11, earlier.m11)};
+}
+
+// The transfer matrix of steps [begin, end) at x: the images of the unit
+// states, each carried by the recurrence.
+template <class Scan>
+KOKKOS_FUNCTION Transfer<typename Scan::state_type> chunk_transfer(const Scan& scan, double x,
+                                                                   int begin, int end) {
+  using W = typename Scan::state_type;
+  W a0 = constant<W>(1), a1 = constant<W>(0), b0 = constant<W>(0), b1 = constant<W>(1);
+  for (int n = begin; n < end; ++n) {
+    scan.advance(x, n, a0, a1);
+    scan.advance(x, n, b0, b1);
+  }
+  return {a0, b0, a1, b1};
+}
+// For power sums (1, 0) is a fixed point, so only the image of (0, 1) needs
+// the recurrence (the same operations as above, so the same values).
+KOKKOS_INLINE_FUNCTION Transfer<double> chunk_transfer(const PowerSumsScan& scan, double x,
+                                                       int begin, int end) {
+  Transfer<double> m{1, 0, 0, 1};
+  for (int n = begin; n < end; ++n) scan.advance(x, n, m.m01, m.m11);
+  return m;
 }
 
 template <class W>
@@ -155,20 +166,8 @@ struct ChunkTransfers {
     const std::int64_t i = k % shape.M;
     const int c          = int(k / shape.M);
     const double xi      = double(T(x(i)));
-    const int begin = shape.begin(c);
-    const int end   = shape.end(c) < shape.N - 1 ? shape.end(c) : shape.N - 1;
-    Transfer<W> m;
-    if constexpr (std::is_same_v<Scan, PowerSumsScan>) {
-      scan.chunk_transfer(xi, begin, end, m.m00, m.m01, m.m10, m.m11);
-    } else {
-      W a0 = constant<W>(1), a1 = constant<W>(0), b0 = constant<W>(0), b1 = constant<W>(1);
-      for (int n = begin; n < end; ++n) {
-        scan.advance(xi, n, a0, a1);
-        scan.advance(xi, n, b0, b1);
-      }
-      m = {a0, b0, a1, b1};
-    }
-    transfers(level.at(i, c)) = m;
+    const int end = shape.end(c) < shape.N - 1 ? shape.end(c) : shape.N - 1;
+    transfers(level.at(i, c)) = chunk_transfer(scan, xi, shape.begin(c), end);
   }
 };
 
@@ -204,8 +203,8 @@ struct BlockProducts {
   Kokkos::View<Transfer<W>*, MemorySpace> out;
   Level low, high;
 
-  template <class Member>
-  KOKKOS_FUNCTION Transfer<W> product(const Block& block, const Member& m) const {
+  template <class Get>
+  KOKKOS_FUNCTION Transfer<W> product(const Block& block, const Get& m) const {
     Transfer<W> product = m(0);
     for (int j = 1; j < block.count; ++j) product = compose(m(j), product);
     return product;
@@ -257,8 +256,8 @@ struct BlockStarts {
   Level low_level, up_level;
 
   // put(j, state before member j).
-  template <class Member, class Put>
-  KOKKOS_FUNCTION void carry(const Block& block, const Member& m, const Put& put) const {
+  template <class Get, class Put>
+  KOKKOS_FUNCTION void carry(const Block& block, const Get& m, const Put& put) const {
     const ChunkState<W> start = up(up_level.at(block.i, block.b));
     W u0 = start.u0, u1 = start.u1;
     for (int j = 0; j < block.count; ++j) {
