@@ -57,6 +57,40 @@ TYPED_TEST(Policies, StagedRunsUserRecurrencesIntoStridedViews) {
   EXPECT_EQ(touched, 0);
 }
 
+// ThreadPerX into column slices that start off the 16-byte grid (rows 1 to M
+// of a LayoutLeft View): a GPU writes blocks of x with 16-byte stores where
+// aligned, so these columns take its fallback. The same values as a
+// row-slice V, and nothing written outside the subview.
+TYPED_TEST(Policies, ThreadPerXWritesUnalignedColumnSlices) {
+  using T     = typename TypeParam::scalar;
+  using Space = typename TypeParam::space;
+  const int M = 1001, N = 37;
+  const auto x = to_device<typename TypeParam::XView>(sample_points<T>(M, 0.97));
+  Kokkos::View<T**, Kokkos::LayoutLeft, Space> big("big", M + 3, N);
+  Kokkos::View<T**, Kokkos::LayoutRight, Space> reference("reference", M, N);
+  Kokkos::deep_copy(big, T(-5));
+  const auto columns = Kokkos::subview(big, std::make_pair(1, M + 1), Kokkos::ALL);
+  for (const bool three_term : {false, true}) {
+    if (three_term) {
+      recur::evaluate(Space{}, recur::HermiteENormalized{}, x, columns, recur::ThreadPerX{});
+      recur::evaluate(Space{}, recur::HermiteENormalized{}, x, reference, recur::ThreadPerX{});
+    } else {
+      recur::evaluate(Space{}, recur::PowerSums{}, x, columns, recur::ThreadPerX{});
+      recur::evaluate(Space{}, recur::PowerSums{}, x, reference, recur::ThreadPerX{});
+    }
+    const auto h = to_host(big);
+    const auto r = to_host(reference);
+    int wrong = 0, touched = 0;
+    for (int i = 0; i < M + 3; ++i)
+      for (int n = 0; n < N; ++n) {
+        if (i >= 1 && i <= M) wrong += h(i, n) != r(i - 1, n);
+        else touched += h(i, n) != T(-5);
+      }
+    EXPECT_EQ(wrong, 0) << (three_term ? "HermiteENormalized" : "PowerSums");
+    EXPECT_EQ(touched, 0);
+  }
+}
+
 TEST(Policies, StagedRefusesDerivativesByName) {
   using Space = Kokkos::DefaultExecutionSpace;
   Kokkos::View<double*, Space> x("x", 4);

@@ -172,9 +172,16 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
     if constexpr (std::is_same_v<Chosen, ScanAlongN>) {
       if constexpr (scannable)
         impl::scan_along_n(space, label, x, V, impl::scan_form(kernel), chosen.chunk);
-    } else if constexpr (std::is_same_v<Chosen, ThreadPerX> && impl::is_host_space_v<ExecSpace>) {
-      if constexpr (scannable) impl::lockstep_rows(space, label, x, V, impl::scan_form(kernel));
-      else impl::for_each_row(chosen, space, label, x, V, row);
+    } else if constexpr (std::is_same_v<Chosen, ThreadPerX>) {
+      // Lockstep blocks of x on CPUs, and on GPUs where V's columns are
+      // contiguous (its Pack stores need them).
+      bool lockstep = impl::is_host_space_v<ExecSpace> || V.stride_0() == 1;
+      if constexpr (scannable) {
+        if (lockstep) impl::lockstep_rows(space, label, x, V, impl::scan_form(kernel));
+      } else {
+        lockstep = false;
+      }
+      if (!lockstep) impl::for_each_row(chosen, space, label, x, V, row);
     } else if constexpr (std::is_same_v<Chosen, Staged>) {
       // Whole rows while a tile holds 128 of them (measured faster at N = 32
       // on the H200: 88 % of the fill against 61 % for power sums), chunks of

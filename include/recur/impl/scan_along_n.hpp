@@ -33,18 +33,29 @@ namespace recur::impl {
 // 4.6), right for commutative operations only, and matrix products do not
 // commute (a Kokkos::parallel_scan version passed on CPUs and failed on CUDA).
 // A "scan form" gives start(x, u0, u1), advance(x, n, u0, u1) (state n to
-// n + 1) and output(u0, u1) (the value at n).
+// n + 1) and output(u0, u1) (the value at n); and, for for_steps
+// (three_term.hpp), step_type, load(n), advance(x, load(n), u0, u1) and
+// lookahead.
 
 // PowerSums as a linear recurrence: (s_n, x^(n+1)), s_{n+1} = s_n + x x^(n+1).
+// Its steps need nothing loaded (step_type is empty).
 struct PowerSumsScan {
+  struct Nothing {};
   using state_type = double;
+  using step_type  = Nothing;
+  static constexpr int lookahead = 1;
   KOKKOS_FUNCTION void start(double x, double& sum, double& power) const {
     sum   = x;
     power = x;
   }
-  KOKKOS_FUNCTION void advance(double x, int, double& sum, double& power) const {
+  KOKKOS_FORCEINLINE_FUNCTION step_type load(int) const { return {}; }
+  KOKKOS_FORCEINLINE_FUNCTION void advance(double x, step_type, double& sum,
+                                           double& power) const {
     power *= x;
     sum += power;
+  }
+  KOKKOS_FUNCTION void advance(double x, int, double& sum, double& power) const {
+    advance(x, step_type{}, sum, power);
   }
   KOKKOS_FUNCTION static double output(double sum, double) { return sum; }
 };
@@ -101,10 +112,10 @@ KOKKOS_FUNCTION Transfer<typename Scan::state_type> chunk_transfer(const Scan& s
                                                                    int begin, int end) {
   using W = typename Scan::state_type;
   W a0 = constant<W>(1), a1 = constant<W>(0), b0 = constant<W>(0), b1 = constant<W>(1);
-  for (int n = begin; n < end; ++n) {
-    scan.advance(x, n, a0, a1);
-    scan.advance(x, n, b0, b1);
-  }
+  for_steps(scan, begin, end, [&](int, const typename Scan::step_type& k) {
+    scan.advance(x, k, a0, a1);
+    scan.advance(x, k, b0, b1);
+  });
   return {a0, b0, a1, b1};
 }
 // For power sums (1, 0) is a fixed point, so only the image of (0, 1) needs
@@ -315,12 +326,12 @@ struct ChunkOutputs {
     const double xi       = double(T(x(i)));
     const ChunkState<W> s = starts(level.at(i, c));
     W u0 = s.u0, u1 = s.u1;
-    const int end = shape.end(c);
     V(i, shape.begin(c)) = T(scan.output(u0, u1));
-    for (int n = shape.begin(c); n + 1 < end; ++n) {
-      scan.advance(xi, n, u0, u1);
-      V(i, n + 1) = T(scan.output(u0, u1));
-    }
+    for_steps(scan, shape.begin(c), shape.end(c) - 1,
+              [&](int n, const typename Scan::step_type& k) {
+                scan.advance(xi, k, u0, u1);
+                V(i, n + 1) = T(scan.output(u0, u1));
+              });
   }
 };
 
@@ -371,12 +382,17 @@ struct StagedChunkOutputs {
     const int lanes = S < threads ? S : threads;
     const int step  = threads / lanes;
     for (int offset = 0; offset < L; offset += S) {
-      T* const out = tile + std::size_t(t) * pitch;
-      for (int j = 0; j < S && begin + offset + j < end; ++j) {
-        const int n = begin + offset + j;
-        if (n > begin) scan.advance(xi, n - 1, u0, u1);  // the state at term n
-        out[j] = T(scan.output(u0, u1));
-      }
+      // This round's terms [first, last) of the chunk; the state is at
+      // `first`, and its last step carries it to the next round's first term.
+      T* const out    = tile + std::size_t(t) * pitch;
+      const int first = begin + offset;
+      const int last  = first + S < end ? first + S : end;
+      if (first < last) out[0] = T(scan.output(u0, u1));
+      for_steps(scan, first, last < end ? last : end - 1,
+                [&](int n, const typename Scan::step_type& k) {
+                  scan.advance(xi, k, u0, u1);
+                  if (n + 1 < last) out[n + 1 - first] = T(scan.output(u0, u1));
+                });
       team.team_barrier();
       if (t < step * lanes)
         for (int item = t / lanes; item < threads && k0 + item < items; item += step) {

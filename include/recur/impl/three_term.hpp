@@ -145,6 +145,29 @@ KOKKOS_FORCEINLINE_FUNCTION DoubleDouble step(DoubleDouble f, DoubleDouble curre
   return is_zero(f) ? DoubleDouble{0.0, 0.0} + -(c * previous) : f * current + -(c * previous);
 }
 
+// Runs `step(n, k)` for n = begin, ..., end - 1 in order, k = scan.load(n)
+// (what step n of the recurrence needs: a three-term family's coefficients).
+// The loads go out `Scan::lookahead` at a time, ahead of the steps that use
+// them: a step's coefficient load otherwise waits behind the previous step's
+// store to V (the compiler cannot tell that they never alias), and the
+// recurrence then waits out a load every step. On the H200 that stall
+// dominated the three-term ScanAlongN passes (docs/performance.md). The
+// arithmetic is unchanged, so the values are too.
+template <class Scan, class Step>
+KOKKOS_FORCEINLINE_FUNCTION void for_steps(const Scan& scan, int begin, int end,
+                                           const Step& step) {
+  constexpr int U = Scan::lookahead;
+  int n           = begin;
+  if constexpr (U > 1) {
+    for (; n + U <= end; n += U) {
+      typename Scan::step_type k[U];
+      for (int j = 0; j < U; ++j) k[j] = scan.load(n + j);
+      for (int j = 0; j < U; ++j) step(n + j, k[j]);
+    }
+  }
+  for (; n < end; ++n) step(n, scan.load(n));
+}
+
 // The device side of a three-term family: the tabulated coefficients and p_0,
 // in the working number W.
 template <class W, class MemorySpace>
@@ -153,17 +176,25 @@ struct ThreeTermKernel {
   W initial;
 
   // The recurrence as a two-component linear state (p_n, p_{n-1}), one step
-  // at a time: what ScanAlongN composes into transfer matrices.
+  // at a time: what ScanAlongN composes into transfer matrices. Step n needs
+  // coefficients(n); for_steps loads `lookahead` of them at once (fewer
+  // for double-double, whose coefficients take twice the registers).
   using state_type = W;
+  using step_type  = ThreeTermCoefficients<W>;
+  static constexpr int lookahead = std::is_same_v<W, double> ? 8 : 4;
   KOKKOS_FUNCTION void start(double, W& current, W& previous) const {
     current  = initial;
     previous = W{};
   }
-  KOKKOS_FUNCTION void advance(double x, int n, W& current, W& previous) const {
-    const ThreeTermCoefficients<W> k = coefficients(n);
+  KOKKOS_FORCEINLINE_FUNCTION step_type load(int n) const { return coefficients(n); }
+  KOKKOS_FORCEINLINE_FUNCTION void advance(double x, const step_type& k, W& current,
+                                           W& previous) const {
     const W next = step(affine(k.a, x, k.b), current, k.c, previous);
     previous     = current;
     current      = next;
+  }
+  KOKKOS_FUNCTION void advance(double x, int n, W& current, W& previous) const {
+    advance(x, load(n), current, previous);
   }
   KOKKOS_FUNCTION static double output(const W& current, const W&) {
     return to_double(current);
@@ -175,10 +206,10 @@ struct ThreeTermKernel {
     W current, previous;
     start(x, current, previous);
     s(0) = T(to_double(current));
-    for (int n = 0; n + 1 < s.size(); ++n) {
-      advance(x, n, current, previous);
+    for_steps(*this, 0, s.size() - 1, [&](int n, const step_type& k) {
+      advance(x, k, current, previous);
       s(n + 1) = T(to_double(current));
-    }
+    });
   }
 
   // With p'_{n+1} = a p_n + (a x + b) p'_n - c p'_{n-1}, in the same pass.
