@@ -6,6 +6,9 @@ namespace recur {
 /// One thread per x, looping over n inside: with LayoutLeft, neighbouring
 /// threads store to neighbouring addresses (coalesced on a GPU); with
 /// LayoutRight each thread owns a contiguous row (what a CPU cache wants).
+/// For three-term families and PowerSums a thread takes a small block of
+/// consecutive x in lockstep instead: 8 on CPUs, and on GPUs 16 bytes of them
+/// when V's columns are contiguous (one 16-byte store per n). Same values.
 struct ThreadPerX {
   static constexpr const char* name() { return "ThreadPerX"; }
 };
