@@ -29,7 +29,7 @@ struct alignas(16) Pack {
 //  - On GPUs, for V whose columns are contiguous (LayoutLeft; B = 16 bytes
 //    of T): the block's values of each n go out as one 16-byte store, four
 //    times the bytes per store instruction of one x per thread (H200, float,
-//    M = 2^24, N = 32: 80 % of the fill against 75 %; docs/performance.md).
+//    M = 2^24, N = 32: 81-82 % of the fill against 75 %; docs/performance.md).
 // The arithmetic is that of one x at a time, so the values are the same, bit
 // for bit. Loops run to the constant B, so the block stays in registers.
 template <int B, class T, class Scan, class XView, class VView>

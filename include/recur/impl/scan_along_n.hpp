@@ -32,10 +32,10 @@ namespace recur::impl {
 // joins partial results as join(later, earlier) (Kokkos_Cuda_ReduceScan.hpp,
 // 4.6), right for commutative operations only, and matrix products do not
 // commute (a Kokkos::parallel_scan version passed on CPUs and failed on CUDA).
-// A "scan form" gives start(x, u0, u1), advance(x, n, u0, u1) (state n to
-// n + 1) and output(u0, u1) (the value at n); and, for for_steps
-// (three_term.hpp), step_type, load(n), advance(x, load(n), u0, u1) and
-// lookahead.
+// A "scan form" gives start(x, u0, u1), load(n) (a step_type: what step n
+// needs, such as coefficients), advance(x, load(n), u0, u1) (state n to
+// n + 1), output(u0, u1) (the value at n), and `lookahead`, how many loads
+// for_steps (three_term.hpp) issues ahead of their steps.
 
 // PowerSums as a linear recurrence: (s_n, x^(n+1)), s_{n+1} = s_n + x x^(n+1).
 // Its steps need nothing loaded (step_type is empty).
@@ -53,9 +53,6 @@ struct PowerSumsScan {
                                            double& power) const {
     power *= x;
     sum += power;
-  }
-  KOKKOS_FUNCTION void advance(double x, int, double& sum, double& power) const {
-    advance(x, step_type{}, sum, power);
   }
   KOKKOS_FUNCTION static double output(double sum, double) { return sum; }
 };
@@ -123,7 +120,7 @@ KOKKOS_FUNCTION Transfer<typename Scan::state_type> chunk_transfer(const Scan& s
 KOKKOS_INLINE_FUNCTION Transfer<double> chunk_transfer(const PowerSumsScan& scan, double x,
                                                        int begin, int end) {
   Transfer<double> m{1, 0, 0, 1};
-  for (int n = begin; n < end; ++n) scan.advance(x, n, m.m01, m.m11);
+  for (int n = begin; n < end; ++n) scan.advance(x, scan.load(n), m.m01, m.m11);
   return m;
 }
 

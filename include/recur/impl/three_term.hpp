@@ -193,9 +193,6 @@ struct ThreeTermKernel {
     previous     = current;
     current      = next;
   }
-  KOKKOS_FUNCTION void advance(double x, int n, W& current, W& previous) const {
-    advance(x, load(n), current, previous);
-  }
   KOKKOS_FUNCTION static double output(const W& current, const W&) {
     return to_double(current);
   }
