@@ -137,13 +137,14 @@ struct ArithmeticOnly {
       T value = T(scan.output(u0[r], u1[r]));
       benchmark::DoNotOptimize(value);
     }
-    recur::impl::for_steps(scan, 0, N - 1, [&](int, const typename Scan::step_type& k) {
+    for (int n = 0; n + 1 < N; ++n) {
+      const typename Scan::step_type k = scan.load(n);
       for (int r = 0; r < B; ++r) {
         scan.advance(xs[r], k, u0[r], u1[r]);
         T value = T(scan.output(u0[r], u1[r]));
         benchmark::DoNotOptimize(value);
       }
-    });
+    }
   }
 };
 

@@ -31,21 +31,28 @@ struct alignas(16) Pack {
 //    times the bytes per store instruction of one x per thread (H200, float,
 //    M = 2^24, N = 32: 81-82 % of the fill against 75 %; docs/performance.md).
 // The arithmetic is that of one x at a time, so the values are the same, bit
-// for bit. Loops run to the constant B, so the block stays in registers.
-template <int B, class T, class Scan, class XView, class VView>
+// for bit.
+// Packed (GPUs): V's columns are contiguous, and V(i0 .. i0 + B - 1, n) goes
+// out in Pack stores where aligned.
+template <int B, bool Packed, class T, class Scan, class XView, class VView>
 struct LockstepRows {
   using W = typename Scan::state_type;
   Scan scan;
   XView x;
   VView V;
-  bool packed;  // V(i0 .. i0 + B - 1, n) contiguous: Pack stores where aligned
 
   KOKKOS_FORCEINLINE_FUNCTION void store(std::int64_t i0, int rows, int n, const W (&u0)[B],
                                          const W (&u1)[B]) const {
+    // Loops to the constant B keep the block in registers.
+    if (rows < B) {
+      for (int r = 0; r < B; ++r)
+        if (r < rows) V(i0 + r, n) = T(scan.output(u0[r], u1[r]));
+      return;
+    }
     constexpr int G = Pack<T>::size;
     if constexpr (B % G == 0) {
       T* const p = &V(i0, n);
-      if (packed && rows == B && reinterpret_cast<std::uintptr_t>(p) % sizeof(Pack<T>) == 0) {
+      if (reinterpret_cast<std::uintptr_t>(p) % sizeof(Pack<T>) == 0) {
         for (int g = 0; g < B; g += G) {
           Pack<T> pack;
           for (int j = 0; j < G; ++j) pack.v[j] = T(scan.output(u0[g + j], u1[g + j]));
@@ -54,8 +61,7 @@ struct LockstepRows {
         return;
       }
     }
-    for (int r = 0; r < B; ++r)
-      if (r < rows) V(i0 + r, n) = T(scan.output(u0[r], u1[r]));
+    for (int r = 0; r < B; ++r) V(i0 + r, n) = T(scan.output(u0[r], u1[r]));
   }
 
   KOKKOS_FUNCTION void operator()(std::int64_t block) const {
@@ -69,15 +75,25 @@ struct LockstepRows {
       xs[r] = r < rows ? double(T(x(i0 + r))) : 0.0;  // idle lanes run x = 0
       scan.start(xs[r], u0[r], u1[r]);
     }
-    store(i0, rows, 0, u0, u1);
-    for_steps(scan, 0, N - 1, [&](int n, const typename Scan::step_type& k) {
-      for (int r = 0; r < B; ++r) scan.advance(xs[r], k, u0[r], u1[r]);
-      store(i0, rows, n + 1, u0, u1);
-    });
+    if constexpr (Packed) {  // GPUs: coefficients loaded ahead (for_steps)
+      store(i0, rows, 0, u0, u1);
+      for_steps(scan, 0, N - 1, [&](int n, const typename Scan::step_type& k) {
+        for (int r = 0; r < B; ++r) scan.advance(xs[r], k, u0[r], u1[r]);
+        store(i0, rows, n + 1, u0, u1);
+      });
+    } else {  // CPUs: one coefficient load a step (lookahead measured no faster)
+      for (int r = 0; r < rows; ++r) V(i0 + r, 0) = T(scan.output(u0[r], u1[r]));
+      for (int n = 0; n + 1 < N; ++n) {
+        const typename Scan::step_type k = scan.load(n);
+        for (int r = 0; r < B; ++r) scan.advance(xs[r], k, u0[r], u1[r]);
+        for (int r = 0; r < rows; ++r) V(i0 + r, n + 1) = T(scan.output(u0[r], u1[r]));
+      }
+    }
   }
 };
 
-// B x a work item: 8 on CPUs, 16 bytes of T (and Pack stores) on GPUs.
+// B x a work item: 8 on CPUs, 16 bytes of T (and Pack stores) on GPUs, which
+// call this only for V whose columns are contiguous.
 template <class ExecSpace, class XView, class VView, class Scan>
 void lockstep_rows(const ExecSpace& space, const std::string& label, const XView& x,
                    const VView& V, const Scan& scan) {
@@ -89,7 +105,7 @@ void lockstep_rows(const ExecSpace& space, const std::string& label, const XView
   Kokkos::parallel_for(
       label,
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, (M + B - 1) / B),
-      LockstepRows<B, T, Scan, XView, VView>{scan, x, V, !host && V.stride_0() == 1});
+      LockstepRows<B, !host, T, Scan, XView, VView>{scan, x, V});
 }
 
 }  // namespace recur::impl
