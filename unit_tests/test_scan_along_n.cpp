@@ -216,3 +216,47 @@ TEST(CoefficientTables, KeptTablesFollowParametersAndLength) {
 }
 
 }  // namespace scan_test
+
+namespace scan_test {
+
+// The staged passes on GPUs (Staged's long rows, ScanAlongN's row-slice
+// chunks) produce their values in rounds through impl::stage_terms; here its
+// rounds, on the host, against the sequential recurrence (ThreadPerX), bit
+// for bit: any round length, chunks starting inside a row, and the last term.
+template <class T, class Family>
+void expect_rounds_equal_sequential(const Family& family) {
+  using Space = Kokkos::DefaultHostExecutionSpace;
+  const int N = 70;
+  const T xi  = T(0.73);
+  Kokkos::View<T*, Space> x("x", 1);
+  Kokkos::View<T**, Kokkos::LayoutRight, Space> V("V", 1, N);
+  x(0) = xi;
+  recur::evaluate(Space{}, family, x, V, recur::ThreadPerX{});
+  const auto kernel = recur::impl::make_kernel<T>(Space{}, family, N);
+  const auto scan   = recur::impl::scan_form(kernel);
+  using W           = typename std::decay_t<decltype(scan)>::state_type;
+  for (const auto [begin, end] : {std::pair{0, 70}, {5, 40}, {69, 70}, {3, 4}})
+    for (const int S : {1, 7, 32, 100}) {
+      W u0, u1;  // the state at `begin`, carried there one step at a time
+      scan.start(double(xi), u0, u1);
+      for (int n = 0; n < begin; ++n) scan.advance(double(xi), scan.load(n), u0, u1);
+      std::vector<T> got(std::size_t(end - begin), T(-7));
+      for (int first = begin; first < end; first += S)
+        recur::impl::stage_terms(scan, double(xi), first, std::min(first + S, end), end, u0, u1,
+                                 got.data() + (first - begin));
+      int wrong = 0;
+      for (int n = begin; n < end; ++n) wrong += got[std::size_t(n - begin)] != V(0, n);
+      EXPECT_EQ(wrong, 0) << Family::name() << " terms [" << begin << ", " << end
+                          << ") in rounds of " << S;
+    }
+}
+
+TEST(StagedRounds, EqualTheSequentialRecurrence) {
+  expect_rounds_equal_sequential<float>(recur::PowerSums{});
+  expect_rounds_equal_sequential<double>(recur::PowerSums{});
+  expect_rounds_equal_sequential<float>(recur::HermiteENormalized{});
+  expect_rounds_equal_sequential<double>(recur::HermiteENormalized{});
+  expect_rounds_equal_sequential<double>(recur::JacobiNormalized{0.5, -0.5});
+}
+
+}  // namespace scan_test

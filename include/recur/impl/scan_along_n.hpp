@@ -379,17 +379,10 @@ struct StagedChunkOutputs {
     const int lanes = S < threads ? S : threads;
     const int step  = threads / lanes;
     for (int offset = 0; offset < L; offset += S) {
-      // This round's terms [first, last) of the chunk; the state is at
-      // `first`, and its last step carries it to the next round's first term.
-      T* const out    = tile + std::size_t(t) * pitch;
+      // This round's terms [first, last) of the chunk.
       const int first = begin + offset;
-      const int last  = first + S < end ? first + S : end;
-      if (first < last) out[0] = T(scan.output(u0, u1));
-      for_steps(scan, first, last < end ? last : end - 1,
-                [&](int n, const typename Scan::step_type& k) {
-                  scan.advance(xi, k, u0, u1);
-                  if (n + 1 < last) out[n + 1 - first] = T(scan.output(u0, u1));
-                });
+      stage_terms(scan, xi, first, first + S < end ? first + S : end, end, u0, u1,
+                  tile + std::size_t(t) * pitch);
       team.team_barrier();
       if (t < step * lanes)
         for (int item = t / lanes; item < threads && k0 + item < items; item += step) {

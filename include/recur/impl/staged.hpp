@@ -135,16 +135,8 @@ struct StagedChunksFunctor {
     W u0, u1;
     scan.start(xi, u0, u1);
     for (int n0 = 0; n0 < N; n0 += chunk) {
-      // Terms [n0, n0 + width): the state is at n0, and the last step
-      // carries it to the next chunk's first term.
-      const int width = N - n0 < chunk ? N - n0 : chunk;
-      T* const out    = tile + std::size_t(t) * pitch;
-      out[0]          = T(scan.output(u0, u1));
-      for_steps(scan, n0, n0 + width < N ? n0 + width : N - 1,
-                [&](int n, const typename Scan::step_type& k) {
-                  scan.advance(xi, k, u0, u1);
-                  if (n + 1 < n0 + width) out[n + 1 - n0] = T(scan.output(u0, u1));
-                });
+      const int width = N - n0 < chunk ? N - n0 : chunk;  // terms [n0, n0 + width)
+      stage_terms(scan, xi, n0, n0 + width, N, u0, u1, tile + std::size_t(t) * pitch);
       team.team_barrier();
       // Each thread's place in the copy is worked out once a chunk: no
       // division per element.

@@ -169,6 +169,22 @@ KOKKOS_FORCEINLINE_FUNCTION void for_steps(const Scan& scan, int begin, int end,
   for (; n < end; ++n) step(n, scan.load(n));
 }
 
+// One round of a staged pass (Staged's long rows, ScanAlongN's row-slice
+// chunks): out[j] = the value of term first + j for first + j < last, the
+// state (u0, u1) being at term `first` on entry. On return it is at `last`,
+// the next round's first term, unless last == end (the row's or chunk's
+// end): no step is taken past the end.
+template <class T, class Scan, class W>
+KOKKOS_FORCEINLINE_FUNCTION void stage_terms(const Scan& scan, double x, int first, int last,
+                                             int end, W& u0, W& u1, T* out) {
+  if (first < last) out[0] = T(scan.output(u0, u1));
+  for_steps(scan, first, last < end ? last : end - 1,
+            [&](int n, const typename Scan::step_type& k) {
+              scan.advance(x, k, u0, u1);
+              if (n + 1 < last) out[n + 1 - first] = T(scan.output(u0, u1));
+            });
+}
+
 // The device side of a three-term family: the tabulated coefficients and p_0,
 // in the working number W.
 template <class W, class MemorySpace>
