@@ -128,20 +128,19 @@ struct ArithmeticOnly {
   int N;
 
   void operator()(std::int64_t block) const {
-    using W = typename Scan::state_type;
     double xs[B];
-    W u0[B], u1[B];
+    typename Scan::state_type s[B];
     for (int r = 0; r < B; ++r) {
       xs[r] = double(x(block * B + r));
-      scan.start(xs[r], u0[r], u1[r]);
-      T value = T(scan.output(u0[r], u1[r]));
+      scan.start(xs[r], s[r]);
+      T value = T(scan.output(s[r]));
       benchmark::DoNotOptimize(value);
     }
     for (int n = 0; n + 1 < N; ++n) {
       const typename Scan::step_type k = scan.load(n);
       for (int r = 0; r < B; ++r) {
-        scan.advance(xs[r], k, u0[r], u1[r]);
-        T value = T(scan.output(u0[r], u1[r]));
+        scan.advance(xs[r], k, s[r]);
+        T value = T(scan.output(s[r]));
         benchmark::DoNotOptimize(value);
       }
     }

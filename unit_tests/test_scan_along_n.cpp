@@ -129,7 +129,7 @@ void expect_auto_choices() {
   EXPECT_EQ(recur::auto_policy(space, recur::Legendre{}, rows_left(1, 1 << 14)), long_row);
   EXPECT_EQ(recur::auto_policy(space, recur::PowerSums{}, rows_left(1, 1 << 14)), long_row);
   EXPECT_EQ(recur::auto_policy(space, recur::HermiteFunction{}, rows_left(1, 1 << 14)),
-            PolicyKind::ThreadPerX);
+            long_row);
   EXPECT_EQ(recur::auto_policy(space, rows_left(1, 1 << 14)), PolicyKind::ThreadPerX);
   // One thread per x on CPUs, and on GPUs for column slices and a direct
   // family's rows of one vector store; Staged for other row slices on GPUs.
@@ -234,15 +234,15 @@ void expect_rounds_equal_sequential(const Family& family) {
   recur::evaluate(Space{}, family, x, V, recur::ThreadPerX{});
   const auto kernel = recur::impl::make_kernel<T>(Space{}, family, N);
   const auto scan   = recur::impl::scan_form(kernel);
-  using W           = typename std::decay_t<decltype(scan)>::state_type;
+  using State       = typename std::decay_t<decltype(scan)>::state_type;
   for (const auto [begin, end] : {std::pair{0, 70}, {5, 40}, {69, 70}, {3, 4}})
     for (const int S : {1, 7, 32, 100}) {
-      W u0, u1;  // the state at `begin`, carried there one step at a time
-      scan.start(double(xi), u0, u1);
-      for (int n = 0; n < begin; ++n) scan.advance(double(xi), scan.load(n), u0, u1);
+      State s;  // the state at `begin`, carried there one step at a time
+      scan.start(double(xi), s);
+      for (int n = 0; n < begin; ++n) scan.advance(double(xi), scan.load(n), s);
       std::vector<T> got(std::size_t(end - begin), T(-7));
       for (int first = begin; first < end; first += S)
-        recur::impl::stage_terms(scan, double(xi), first, std::min(first + S, end), end, u0, u1,
+        recur::impl::stage_terms(scan, double(xi), first, std::min(first + S, end), end, s,
                                  got.data() + (first - begin));
       int wrong = 0;
       for (int n = begin; n < end; ++n) wrong += got[std::size_t(n - begin)] != V(0, n);

@@ -209,6 +209,33 @@ void reference_values(const Family& family, long double x, int N, std::vector<lo
   }
 }
 
+/// Calls f(family) with the family that reference files name (generate.py's
+/// variant names), with its parameters.
+template <class F>
+decltype(auto) with_family(const std::string& n, double alpha, double beta, double lambda,
+                           F&& f) {
+  if (n == "power_sums") return f(recur::PowerSums{});
+  if (n == "monomials") return f(recur::Monomials{});
+  if (n == "hermite_e") return f(recur::HermiteE{});
+  if (n == "hermite_e_normalized") return f(recur::HermiteENormalized{});
+  if (n == "hermite") return f(recur::Hermite{});
+  if (n == "hermite_normalized") return f(recur::HermiteNormalized{});
+  if (n == "hermite_function") return f(recur::HermiteFunction{});
+  if (n == "legendre") return f(recur::Legendre{});
+  if (n == "legendre_normalized") return f(recur::LegendreNormalized{});
+  if (n == "chebyshev_t") return f(recur::ChebyshevT{});
+  if (n == "chebyshev_t_normalized") return f(recur::ChebyshevTNormalized{});
+  if (n == "chebyshev_u") return f(recur::ChebyshevU{});
+  if (n == "chebyshev_u_normalized") return f(recur::ChebyshevUNormalized{});
+  if (n == "laguerre") return f(recur::Laguerre{alpha});
+  if (n == "laguerre_normalized") return f(recur::LaguerreNormalized{alpha});
+  if (n == "jacobi") return f(recur::Jacobi{alpha, beta});
+  if (n == "jacobi_normalized") return f(recur::JacobiNormalized{alpha, beta});
+  if (n == "gegenbauer") return f(recur::Gegenbauer{lambda});
+  if (n == "gegenbauer_normalized") return f(recur::GegenbauerNormalized{lambda});
+  throw std::runtime_error("a reference file names an unknown family " + n);
+}
+
 template <class T>
 double tolerance(int N) {
   return (std::is_same_v<T, float> ? 2e-6 : 1e-13) * std::sqrt(double(N));

@@ -23,18 +23,37 @@ namespace recur {
 
 namespace impl {
 
+// Whether a kernel's fill takes x in its own type X next to a Slice<T>
+// (recur's kernels and PowerSums do; a user's `template <class T> fill(T x,
+// const Slice<T>&)` takes x in V's type T only).
+template <class Kernel, class X, class T, class = void>
+struct fills_from_x : std::false_type {};
+template <class Kernel, class X, class T>
+struct fills_from_x<Kernel, X, T,
+                    std::void_t<decltype(std::declval<const Kernel&>().fill(
+                        std::declval<X>(), std::declval<const Slice<T>&>()))>>
+    : std::true_type {};
+
 // Adapts a family's per-x kernel to the (x_i, slice) signature of the
-// policies, converting x to the precision of V.
+// policies: x at its own precision where the kernel takes it, else in V's.
 template <class T, class Kernel>
 struct FamilyRow {
   Kernel kernel;
   template <class X>
   KOKKOS_FUNCTION void operator()(X x, const Slice<T>& s) const {
-    kernel.fill(T(x), s);
+    if constexpr (fills_from_x<Kernel, X, T>::value) {
+      kernel.fill(x, s);
+    } else {
+      kernel.fill(T(x), s);
+    }
   }
   template <class X>
   KOKKOS_FUNCTION void operator()(X x, const Slice<T>& s, const Slice<T>& ds) const {
-    kernel.fill(T(x), s, ds);
+    if constexpr (fills_from_x<Kernel, X, T>::value) {
+      kernel.fill(x, s, ds);
+    } else {
+      kernel.fill(T(x), s, ds);
+    }
   }
 };
 

@@ -1,6 +1,7 @@
 #ifndef RECUR_FAMILIES_HPP
 #define RECUR_FAMILIES_HPP
 
+#include <recur/impl/scan_form.hpp>
 #include <recur/slice.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -30,6 +31,13 @@ struct ThreeTermCoefficients {
 // recur tabulates coefficients(0 .. N-2) once per call, on the host, so they
 // may use sqrt, division or anything else; the device loop is then two FMAs
 // per output. A user family of this shape needs no library change.
+// coefficients (and norm_ratio) may also be member templates on the number
+// type, `template <class R = long double> ThreeTermCoefficients<R>
+// coefficients(int n) const`, written with R's +, -, *, / and sqrt (found by
+// argument-dependent lookup; `using std::sqrt;` first): recur then tabulates
+// them in double-double (impl::Quad), about 2^-104 accurate, as it does for
+// its own families, which double results need to stay within an ulp at
+// high degree (docs/accuracy.md).
 //
 // Optional members, for Normalized<Family>:
 //   long double norm_ratio(int n) const;  // h_{n+1} / h_n, h_n = ∫ p_n² dμ
@@ -42,6 +50,8 @@ struct ThreeTermCoefficients {
 // and, to give derivatives too,
 //   template <class T> KOKKOS_FUNCTION void fill(T x, const Slice<T>& s,
 //                                                const Slice<T>& ds) const;
+// x arrives converted to V's type T, unless fill also takes x in its own type
+// (`template <class X, class T> fill(X x, const Slice<T>&)`), as PowerSums does.
 
 namespace impl {
 
@@ -64,6 +74,40 @@ struct has_check_normalizable<
     Family, std::void_t<decltype(std::declval<const Family&>().check_normalizable())>>
     : std::true_type {};
 
+// The family's coefficients and norm ratios in the number type R: its own
+// template for R where it has one (recur's families), else its long double
+// ones converted.
+template <class R, class Family, class = void>
+struct has_coefficients_in : std::false_type {};
+template <class R, class Family>
+struct has_coefficients_in<
+    R, Family, std::void_t<decltype(std::declval<const Family&>().template coefficients<R>(0))>>
+    : std::true_type {};
+template <class R, class Family, class = void>
+struct has_norm_ratio_in : std::false_type {};
+template <class R, class Family>
+struct has_norm_ratio_in<
+    R, Family, std::void_t<decltype(std::declval<const Family&>().template norm_ratio<R>(0))>>
+    : std::true_type {};
+
+template <class R, class Family>
+ThreeTermCoefficients<R> coefficients_in(const Family& family, int n) {
+  if constexpr (has_coefficients_in<R, Family>::value) {
+    return family.template coefficients<R>(n);
+  } else {
+    const auto k = family.coefficients(n);
+    return {R(k.a), R(k.b), R(k.c)};
+  }
+}
+template <class R, class Family>
+R norm_ratio_in(const Family& family, int n) {
+  if constexpr (has_norm_ratio_in<R, Family>::value) {
+    return family.template norm_ratio<R>(n);
+  } else {
+    return R(family.norm_ratio(n));
+  }
+}
+
 }  // namespace impl
 
 /// The orthonormal variant of a three-term family: p_n / sqrt(h_n) with
@@ -79,49 +123,59 @@ struct Normalized : Family {
   }
   static constexpr const char* name() { return Family::normalized_name(); }
   long double initial() const { return 1.0; }
-  ThreeTermCoefficients<long double> coefficients(int n) const {
-    const ThreeTermCoefficients<long double> k = Family::coefficients(n);
-    const long double up = std::sqrt(Family::norm_ratio(n));  // sqrt(h_{n+1}/h_n)
-    const long double down =
-        n > 0 ? std::sqrt(Family::norm_ratio(n - 1)) : 1.0L;  // sqrt(h_n/h_{n-1})
-    return {k.a / up, k.b / up, n > 0 ? k.c / (up * down) : 0.0L};
+  template <class R = long double>
+  ThreeTermCoefficients<R> coefficients(int n) const {
+    using std::sqrt;
+    const Family& family        = *this;
+    const ThreeTermCoefficients<R> k = impl::coefficients_in<R>(family, n);
+    const R up   = sqrt(impl::norm_ratio_in<R>(family, n));  // sqrt(h_{n+1}/h_n)
+    const R down = n > 0 ? sqrt(impl::norm_ratio_in<R>(family, n - 1)) : R(1);  // sqrt(h_n/h_{n-1})
+    return {k.a / up, k.b / up, n > 0 ? k.c / (up * down) : R(0)};
   }
-  long double norm_ratio(int) const { return 1; }
+  template <class R = long double>
+  R norm_ratio(int) const {
+    return R(1);
+  }
 };
 
 /// Partial power sums, the seed's first example:
 /// V(i, n) = x_i + x_i^2 + ... + x_i^(n+1). Summed in double whatever V holds
 /// (near x = -1 the sum cancels: in float itself the error would reach 1e-4 of
-/// the row's scale by n = 16).
+/// the row's scale by n = 16), x taken at its own precision, with the binary
+/// exponent of impl::Scaled once sums pass 2^256.
 struct PowerSums {
   static constexpr const char* name() { return "PowerSums"; }
 
-  template <class T>
-  KOKKOS_FUNCTION void fill(T x_in, const Slice<T>& s) const {
-    const double x = x_in;
-    double power = x;
-    double sum   = 0;
-    for (int n = 0; n < s.size(); ++n) {
-      sum += power;
-      s(n) = T(sum);
-      power *= x;
-    }
+  template <class X, class T>
+  KOKKOS_FUNCTION void fill(X x, const Slice<T>& s) const {
+    impl::scan_fill(impl::PowerSumsScan{}, double(x), s);
   }
 
-  // d/dx: 1 + 2x + ... + (n+1) x^n.
-  template <class T>
-  KOKKOS_FUNCTION void fill(T x_in, const Slice<T>& s, const Slice<T>& ds) const {
-    const double x    = x_in;
-    double power      = x;  // x^(n+1)
-    double power_less = 1;  // x^n
+  // d/dx: 1 + 2x + ... + (n+1) x^n, in the same pass; the four running
+  // numbers share one binary exponent.
+  template <class X, class T>
+  KOKKOS_FUNCTION void fill(X x_in, const Slice<T>& s, const Slice<T>& ds) const {
+    const double x = x_in;
+    const bool valid = impl::in_domain(x);
+    double power      = valid ? x : impl::not_a_number<double>();  // x^(n+1)
+    double power_less = valid ? 1 : impl::not_a_number<double>();  // x^n
     double sum = 0, dsum = 0;
+    int e = 0;
     for (int n = 0; n < s.size(); ++n) {
       sum += power;
       dsum += (n + 1) * power_less;
-      s(n)       = T(sum);
-      ds(n)      = T(dsum);
+      s(n)       = T(impl::scaled_value(sum, e));
+      ds(n)      = T(impl::scaled_value(dsum, e));
       power_less = power;
       power *= x;
+      const double a = impl::kokkos_math::fabs(power), b = impl::kokkos_math::fabs(dsum);
+      const double larger = a > b ? a : b;
+      if (larger > impl::scaled_limit) {
+        impl::Scaled<double> p{power, power_less, e}, q{sum, dsum, e};
+        impl::shrink(p, larger);
+        impl::shrink(q, larger);
+        power = p.u0, power_less = p.u1, sum = q.u0, dsum = q.u1, e = p.e;
+      }
     }
   }
 };
@@ -130,7 +184,10 @@ struct PowerSums {
 struct Monomials {
   static constexpr const char* name() { return "Monomials"; }
   long double initial() const { return 1.0; }
-  ThreeTermCoefficients<long double> coefficients(int) const { return {1, 0, 0}; }
+  template <class R = long double>
+  ThreeTermCoefficients<R> coefficients(int) const {
+    return {R(1), R(0), R(0)};
+  }
 };
 
 /// Probabilists' Hermite polynomials He_n (scipy.special.eval_hermitenorm):
@@ -139,8 +196,14 @@ struct HermiteE {
   static constexpr const char* name() { return "HermiteE"; }
   static constexpr const char* normalized_name() { return "HermiteENormalized"; }
   long double initial() const { return 1.0; }
-  ThreeTermCoefficients<long double> coefficients(int n) const { return {1, 0, (long double)n}; }
-  long double norm_ratio(int n) const { return n + 1.0L; }  // h_n = n!
+  template <class R = long double>
+  ThreeTermCoefficients<R> coefficients(int n) const {
+    return {R(1), R(0), R(n)};
+  }
+  template <class R = long double>
+  R norm_ratio(int n) const {  // h_n = n!
+    return R(n + 1);
+  }
   long double total_mass() const { return 2.50662827463100050241576528481104525L; }  // sqrt(2 pi)
 };
 
@@ -156,8 +219,14 @@ struct Hermite {
   static constexpr const char* name() { return "Hermite"; }
   static constexpr const char* normalized_name() { return "HermiteNormalized"; }
   long double initial() const { return 1.0; }
-  ThreeTermCoefficients<long double> coefficients(int n) const { return {2, 0, 2.0L * n}; }
-  long double norm_ratio(int n) const { return 2.0L * (n + 1); }  // h_n = 2^n n!
+  template <class R = long double>
+  ThreeTermCoefficients<R> coefficients(int n) const {
+    return {R(2), R(0), R(2 * n)};
+  }
+  template <class R = long double>
+  R norm_ratio(int n) const {  // h_n = 2^n n!
+    return R(2 * (n + 1));
+  }
   long double total_mass() const { return 1.77245385090551602729816748334114518L; }  // sqrt(pi)
 };
 
@@ -173,11 +242,16 @@ using HermiteNormalized = Normalized<Hermite>;
 struct HermiteFunction {
   static constexpr const char* name() { return "HermiteFunction"; }
   long double initial() const { return 0.751125544464942482858703L; }  // pi^(-1/4)
-  ThreeTermCoefficients<long double> coefficients(int n) const {
-    return HermiteNormalized{}.coefficients(n);
+  template <class R = long double>
+  ThreeTermCoefficients<R> coefficients(int n) const {
+    return HermiteNormalized{}.template coefficients<R>(n);
   }
-  /// The logarithm of the x-dependent prefactor, and its derivative.
-  KOKKOS_FUNCTION double exponent(double x) const { return -0.5 * x * x; }
+  /// The logarithm of the x-dependent prefactor, -x²/2 exactly (as a
+  /// double-double), and its derivative.
+  KOKKOS_FUNCTION impl::DoubleDouble exponent(double x) const {
+    const double square = x * x;
+    return {-0.5 * square, -0.5 * impl::fma(x, x, -square)};
+  }
   KOKKOS_FUNCTION double exponent_derivative(double x) const { return -x; }
 };
 
@@ -187,10 +261,14 @@ struct Legendre {
   static constexpr const char* name() { return "Legendre"; }
   static constexpr const char* normalized_name() { return "LegendreNormalized"; }
   long double initial() const { return 1.0; }
-  ThreeTermCoefficients<long double> coefficients(int n) const {
-    return {(2.0L * n + 1) / (n + 1), 0, (long double)n / (n + 1)};
+  template <class R = long double>
+  ThreeTermCoefficients<R> coefficients(int n) const {
+    return {R(2 * n + 1) / R(n + 1), R(0), R(n) / R(n + 1)};
   }
-  long double norm_ratio(int n) const { return (2.0L * n + 1) / (2.0L * n + 3); }
+  template <class R = long double>
+  R norm_ratio(int n) const {
+    return R(2 * n + 1) / R(2 * n + 3);
+  }
   long double total_mass() const { return 2; }
 };
 
@@ -203,10 +281,14 @@ struct ChebyshevT {
   static constexpr const char* name() { return "ChebyshevT"; }
   static constexpr const char* normalized_name() { return "ChebyshevTNormalized"; }
   long double initial() const { return 1.0; }
-  ThreeTermCoefficients<long double> coefficients(int n) const {
-    return {n == 0 ? 1.0L : 2.0L, 0, 1};
+  template <class R = long double>
+  ThreeTermCoefficients<R> coefficients(int n) const {
+    return {R(n == 0 ? 1 : 2), R(0), R(1)};
   }
-  long double norm_ratio(int n) const { return n == 0 ? 0.5L : 1.0L; }
+  template <class R = long double>
+  R norm_ratio(int n) const {
+    return R(n == 0 ? 0.5 : 1.0);
+  }
   long double total_mass() const { return 3.14159265358979323846264338327950288L; }
 };
 
@@ -219,8 +301,14 @@ struct ChebyshevU {
   static constexpr const char* name() { return "ChebyshevU"; }
   static constexpr const char* normalized_name() { return "ChebyshevUNormalized"; }
   long double initial() const { return 1.0; }
-  ThreeTermCoefficients<long double> coefficients(int) const { return {2, 0, 1}; }
-  long double norm_ratio(int) const { return 1; }
+  template <class R = long double>
+  ThreeTermCoefficients<R> coefficients(int) const {
+    return {R(2), R(0), R(1)};
+  }
+  template <class R = long double>
+  R norm_ratio(int) const {
+    return R(1);
+  }
   long double total_mass() const { return 1.57079632679489661923132169163975144L; }
 };
 
@@ -240,12 +328,16 @@ struct Laguerre {
   static constexpr const char* name() { return "Laguerre"; }
   static constexpr const char* normalized_name() { return "LaguerreNormalized"; }
   long double initial() const { return 1.0; }
-  ThreeTermCoefficients<long double> coefficients(int n) const {
-    const long double a = alpha;
-    return {-1.0L / (n + 1), (2.0L * n + 1 + a) / (n + 1), (n + a) / (n + 1)};
+  template <class R = long double>
+  ThreeTermCoefficients<R> coefficients(int n) const {
+    const R a = R(alpha), m = R(n + 1);
+    return {R(-1) / m, (R(2 * n + 1) + a) / m, (R(n) + a) / m};
   }
   // h_n = Gamma(n+alpha+1) / (n! Gamma(alpha+1)) for the Gamma(alpha+1) density.
-  long double norm_ratio(int n) const { return (n + (long double)alpha + 1) / (n + 1); }
+  template <class R = long double>
+  R norm_ratio(int n) const {
+    return (R(n + 1) + R(alpha)) / R(n + 1);
+  }
   long double total_mass() const { return std::tgamma((long double)alpha + 1); }
 };
 
@@ -267,21 +359,23 @@ struct Jacobi {
   static constexpr const char* name() { return "Jacobi"; }
   static constexpr const char* normalized_name() { return "JacobiNormalized"; }
   long double initial() const { return 1.0; }
-  ThreeTermCoefficients<long double> coefficients(int n) const {
-    const long double a = alpha, b = beta, s = a + b;
+  template <class R = long double>
+  ThreeTermCoefficients<R> coefficients(int n) const {
+    const R a = R(alpha), b = R(beta), s = a + b;
     if (n == 0) {  // P_1 = (alpha+1) + (s+2)(x-1)/2, valid also for s = -1
-      return {(s + 2) / 2, (a - b) / 2, 0};
+      return {(s + R(2)) / R(2), (a - b) / R(2), R(0)};
     }
-    const long double m = 2.0L * n + s;  // > 0 for n >= 1
-    const long double d = 2.0L * (n + 1) * (n + s + 1) * m;
-    return {(m + 1) * (m + 2) * m / d, (m + 1) * (a - b) * (a + b) / d,
-            2.0L * (n + a) * (n + b) * (m + 2) / d};
+    const R m = R(2 * n) + s;  // > 0 for n >= 1
+    const R d = R(2 * (n + 1)) * (R(n + 1) + s) * m;
+    return {(m + R(1)) * (m + R(2)) * m / d, (m + R(1)) * (a - b) * (a + b) / d,
+            R(2) * (R(n) + a) * (R(n) + b) * (m + R(2)) / d};
   }
-  long double norm_ratio(int n) const {
-    const long double a = alpha, b = beta, s = a + b;
-    if (n == 0) return (a + 1) * (b + 1) / (s + 3);
-    return (2.0L * n + s + 1) / (2.0L * n + s + 3) * (n + a + 1) * (n + b + 1) /
-           ((n + s + 1) * (n + 1));
+  template <class R = long double>
+  R norm_ratio(int n) const {
+    const R a = R(alpha), b = R(beta), s = a + b;
+    if (n == 0) return (a + R(1)) * (b + R(1)) / (s + R(3));
+    return (R(2 * n + 1) + s) / (R(2 * n + 3) + s) * (R(n + 1) + a) * (R(n + 1) + b) /
+           ((R(n + 1) + s) * R(n + 1));
   }
   long double total_mass() const {
     const long double a = alpha, b = beta;
@@ -308,13 +402,15 @@ struct Gegenbauer {
   static constexpr const char* name() { return "Gegenbauer"; }
   static constexpr const char* normalized_name() { return "GegenbauerNormalized"; }
   long double initial() const { return 1.0; }
-  ThreeTermCoefficients<long double> coefficients(int n) const {
-    const long double l = lambda;
-    return {2 * (n + l) / (n + 1), 0, (n + 2 * l - 1) / (n + 1)};
+  template <class R = long double>
+  ThreeTermCoefficients<R> coefficients(int n) const {
+    const R l = R(lambda);
+    return {R(2) * (R(n) + l) / R(n + 1), R(0), (R(n - 1) + R(2) * l) / R(n + 1)};
   }
-  long double norm_ratio(int n) const {
-    const long double l = lambda;
-    return (n + 2 * l) * (n + l) / ((n + 1) * (n + l + 1));
+  template <class R = long double>
+  R norm_ratio(int n) const {
+    const R l = R(lambda);
+    return (R(n) + R(2) * l) * (R(n) + l) / (R(n + 1) * (R(n + 1) + l));
   }
   long double total_mass() const {
     const long double l = lambda;

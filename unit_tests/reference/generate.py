@@ -20,6 +20,7 @@ How the numbers are made, per family, parameter set and point x:
     family is checked against scipy.special in float64 for n <= 12.
 
 Usage: unit_tests/reference/generate.py [--out DIR] [--jobs J] [--only NAME...]
+       unit_tests/reference/generate.py --edges [--out DIR]   (edges.txt alone)
 """
 
 import argparse
@@ -630,12 +631,131 @@ def run_family(fam):
                 hermite_function=hf_worst, scipy=scipy_worst)
 
 
+# ----------------------------------------------------------------------------
+# edges.txt: rows at the edges of the ranges, for test_edges.cpp. Values leave
+# double's (and float's) range and, for some, come back; x are double numbers
+# (not float32), so that a double x with a float V is tested; parameters sit
+# near their limits. Values and first derivatives come from the family's
+# three-term recurrence at RECUR_DPS digits (the recurrences that run_family
+# checks against mpmath's special functions), derivatives by a central
+# difference of step 1e-45 (its error is below 1e-80 relative).
+
+EDGE_CASES = [
+    # (variant, params, x, N)
+    ("legendre", (), 1.3, 1000),
+    ("chebyshev_t", (), -1.3, 1000),
+    ("jacobi", (("alpha", "0.5"), ("beta", "-0.5")), 1.5, 1200),
+    ("jacobi_normalized", (("alpha", "0.5"), ("beta", "-0.5")), -1.5, 1200),
+    ("hermite_e_normalized", (), 56.0, 4000),
+    ("hermite_e", (), -30.0, 400),
+    ("hermite", (), 25.0, 500),
+    ("laguerre", (("alpha", "0.5"),), -200.0, 600),
+    ("laguerre_normalized", (("alpha", "3.7"),), 1500.0, 800),
+    ("power_sums", (), -2.0, 1100),
+    ("monomials", (), -3.5, 700),
+    ("hermite_function", (), 27.0, 2000),
+    ("hermite_function", (), -45.5, 3000),
+    ("chebyshev_t", (), 0.999999, 2000),
+    ("legendre", (), 0.999999, 2000),
+    ("legendre_normalized", (), 0.9999, 2000),
+    ("jacobi", (("alpha", "0.5"), ("beta", "-0.5")), 0.9999, 2000),
+    ("gegenbauer", (("lambda", "0"),), 0.3, 8),
+    ("laguerre", (("alpha", "-0.999"),), 0.5, 200),
+    ("laguerre_normalized", (("alpha", "-0.999"),), 0.5, 200),
+    ("jacobi", (("alpha", "-0.999"), ("beta", "-0.999")), 0.7, 200),
+    ("jacobi_normalized", (("alpha", "-0.999"), ("beta", "-0.999")), 0.7, 200),
+    ("jacobi_normalized", (("alpha", "-0.999"), ("beta", "5")), -0.3, 200),
+    ("gegenbauer", (("lambda", "-0.499"),), 0.4, 200),
+    ("gegenbauer_normalized", (("lambda", "-0.499"),), 0.4, 200),
+    ("gegenbauer_normalized", (("lambda", "0.000001"),), 0.4, 200),
+]
+
+
+def edge_family(variant, params):
+    """(base family, scale(n, x) or None) of a variant name."""
+    base = variant.replace("_normalized", "")
+    p = dict(params)
+    if variant == "hermite_function":
+        fam = Hermite()
+        return fam, fam.function_norm
+    fam = {
+        "power_sums": PowerSums, "monomials": Monomials, "hermite_e": HermiteE,
+        "hermite": Hermite, "legendre": Legendre, "chebyshev_t": ChebyshevT,
+        "chebyshev_u": ChebyshevU,
+    }.get(base)
+    if fam is not None:
+        fam = fam()
+    elif base == "laguerre":
+        fam = Laguerre(p["alpha"])
+    elif base == "jacobi":
+        fam = Jacobi(p["alpha"], p["beta"])
+    elif base == "gegenbauer":
+        fam = Gegenbauer(p["lambda"])
+    else:
+        raise ValueError(variant)
+    if variant.endswith("_normalized"):
+        return fam, lambda n, x: fam.norm(n)
+    return fam, None
+
+
+def edge_degrees(values, N):
+    """Degrees stored: 0..15, every 37th, the last, and +-3 around every
+    degree where |p_n| crosses float's or double's largest value."""
+    keep = set(range(min(16, N))) | set(range(0, N, 37)) | {N - 1}
+    limits = (mpf(float(np.finfo(np.float32).max)), mpf(float(np.finfo(np.float64).max)))
+    for n in range(1, N):
+        for lim in limits:
+            if (abs(values[n]) > lim) != (abs(values[n - 1]) > lim):
+                keep |= set(range(max(n - 3, 0), min(n + 4, N)))
+    return sorted(keep)
+
+
+def write_edges(path):
+    global N_MAX
+    h = mpf(10) ** -45
+    lines = ["# edges: rows at the edges of the ranges (generate.py --edges); values and",
+             "# first derivatives from the three-term recurrence at %d digits, written with"
+             % RECUR_DPS,
+             "# %d digits. Lines: '# case <id> <family> <alpha> <beta> <lambda> <x> <N>' (x a"
+             % 21,
+             "# double, written as Python repr), then '<id> <n> <p_n(x)> <p_n'(x)> <local>",
+             "# <dlocal>', local = max |p_m(x)| and dlocal = max |p_m'(x)| over m = n-1..n+1."]
+    for case, (variant, params, x, N) in enumerate(EDGE_CASES):
+        fam, scale = edge_family(variant, params)
+        N_MAX = N
+        with mp.workdps(RECUR_DPS):
+            xm = mpf(x)
+            rows = [fam.row(xm + d) for d in (0, h, -h)]
+            if scale is not None:
+                rows = [[r[n] * scale(n, xm + d) for n in range(N)]
+                        for r, d in zip(rows, (0, h, -h))]
+            values = rows[0]
+            derivs = [(rows[1][n] - rows[2][n]) / (2 * h) for n in range(N)]
+        p = dict(params)
+        lines.append("# case\t%d\t%s\t%s\t%s\t%s\t%r\t%d" % (
+            case, variant, p.get("alpha", "0"), p.get("beta", "0"), p.get("lambda", "0"), x, N))
+        for n in edge_degrees(values, N):
+            near = range(max(n - 1, 0), min(n + 2, N))
+            local = max(abs(values[m]) for m in near)
+            dlocal = max(abs(derivs[m]) for m in near)
+            lines.append("%d\t%d\t%s\t%s\t%s\t%s" % (
+                case, n, fmt(values[n], 21), fmt(derivs[n], 21), fmt(local, 6), fmt(dlocal, 6)))
+    N_MAX = 2000
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("wrote %s: %d cases" % (path, len(EDGE_CASES)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--only", nargs="*", help="base family names (e.g. jacobi)")
+    ap.add_argument("--edges", action="store_true", help="write only edges.txt")
     args = ap.parse_args()
+    if args.edges:
+        write_edges(os.path.join(args.out, "edges.txt"))
+        return
 
     fams = all_families()
     if args.only:

@@ -36,17 +36,17 @@ struct alignas(16) Pack {
 // out in Pack stores where aligned.
 template <int B, bool Packed, class T, class Scan, class XView, class VView>
 struct LockstepRows {
-  using W = typename Scan::state_type;
+  using State = typename Scan::state_type;
   Scan scan;
   XView x;
   VView V;
 
-  KOKKOS_FORCEINLINE_FUNCTION void store(std::int64_t i0, int rows, int n, const W (&u0)[B],
-                                         const W (&u1)[B]) const {
+  KOKKOS_FORCEINLINE_FUNCTION void store(std::int64_t i0, int rows, int n,
+                                         const State (&s)[B]) const {
     // Loops to the constant B keep the block in registers.
     if (rows < B) {
       for (int r = 0; r < B; ++r)
-        if (r < rows) V(i0 + r, n) = T(scan.output(u0[r], u1[r]));
+        if (r < rows) V(i0 + r, n) = T(scan.output(s[r]));
       return;
     }
     constexpr int G = Pack<T>::size;
@@ -55,13 +55,13 @@ struct LockstepRows {
       if (reinterpret_cast<std::uintptr_t>(p) % sizeof(Pack<T>) == 0) {
         for (int g = 0; g < B; g += G) {
           Pack<T> pack;
-          for (int j = 0; j < G; ++j) pack.v[j] = T(scan.output(u0[g + j], u1[g + j]));
+          for (int j = 0; j < G; ++j) pack.v[j] = T(scan.output(s[g + j]));
           *reinterpret_cast<Pack<T>*>(p + g) = pack;
         }
         return;
       }
     }
-    for (int r = 0; r < B; ++r) V(i0 + r, n) = T(scan.output(u0[r], u1[r]));
+    for (int r = 0; r < B; ++r) V(i0 + r, n) = T(scan.output(s[r]));
   }
 
   KOKKOS_FUNCTION void operator()(std::int64_t block) const {
@@ -70,23 +70,23 @@ struct LockstepRows {
     const int rows        = M - i0 < B ? int(M - i0) : B;
     const int N           = int(V.extent(1));
     double xs[B];
-    W u0[B], u1[B];
+    State s[B];
     for (int r = 0; r < B; ++r) {
-      xs[r] = r < rows ? double(T(x(i0 + r))) : 0.0;  // idle lanes run x = 0
-      scan.start(xs[r], u0[r], u1[r]);
+      xs[r] = r < rows ? double(x(i0 + r)) : 0.0;  // idle lanes run x = 0
+      scan.start(xs[r], s[r]);
     }
     if constexpr (Packed) {  // GPUs: coefficients loaded ahead (for_steps)
-      store(i0, rows, 0, u0, u1);
+      store(i0, rows, 0, s);
       for_steps(scan, 0, N - 1, [&](int n, const typename Scan::step_type& k) {
-        for (int r = 0; r < B; ++r) scan.advance(xs[r], k, u0[r], u1[r]);
-        store(i0, rows, n + 1, u0, u1);
+        for (int r = 0; r < B; ++r) scan.advance(xs[r], k, s[r]);
+        store(i0, rows, n + 1, s);
       });
     } else {  // CPUs: one coefficient load a step (lookahead measured no faster)
-      for (int r = 0; r < rows; ++r) V(i0 + r, 0) = T(scan.output(u0[r], u1[r]));
+      for (int r = 0; r < rows; ++r) V(i0 + r, 0) = T(scan.output(s[r]));
       for (int n = 0; n + 1 < N; ++n) {
         const typename Scan::step_type k = scan.load(n);
-        for (int r = 0; r < B; ++r) scan.advance(xs[r], k, u0[r], u1[r]);
-        for (int r = 0; r < rows; ++r) V(i0 + r, n + 1) = T(scan.output(u0[r], u1[r]));
+        for (int r = 0; r < B; ++r) scan.advance(xs[r], k, s[r]);
+        for (int r = 0; r < rows; ++r) V(i0 + r, n + 1) = T(scan.output(s[r]));
       }
     }
   }

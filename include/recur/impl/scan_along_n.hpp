@@ -32,33 +32,13 @@ namespace recur::impl {
 // joins partial results as join(later, earlier) (Kokkos_Cuda_ReduceScan.hpp,
 // 4.6), right for commutative operations only, and matrix products do not
 // commute (a Kokkos::parallel_scan version passed on CPUs and failed on CUDA).
-// A "scan form" gives start(x, u0, u1), load(n) (a step_type: what step n
-// needs, such as coefficients), advance(x, load(n), u0, u1) (state n to
-// n + 1), output(u0, u1) (the value at n), and `lookahead`, how many loads
-// for_steps (three_term.hpp) issues ahead of their steps.
+// The recurrences come in scan form (scan_form.hpp); states and matrix
+// columns carry binary exponents (numbers.hpp), so chunks whose values leave
+// double's range compose without overflowing.
 
-// PowerSums as a linear recurrence: (s_n, x^(n+1)), s_{n+1} = s_n + x x^(n+1).
-// Its steps need nothing loaded (step_type is empty).
-struct PowerSumsScan {
-  struct Nothing {};
-  using state_type = double;
-  using step_type  = Nothing;
-  static constexpr int lookahead = 1;
-  KOKKOS_FUNCTION void start(double x, double& sum, double& power) const {
-    sum   = x;
-    power = x;
-  }
-  KOKKOS_FORCEINLINE_FUNCTION step_type load(int) const { return {}; }
-  KOKKOS_FORCEINLINE_FUNCTION void advance(double x, step_type, double& sum,
-                                           double& power) const {
-    power *= x;
-    sum += power;
-  }
-  KOKKOS_FUNCTION static double output(double sum, double) { return sum; }
-};
-
-template <class W, class MemorySpace>
-const ThreeTermKernel<W, MemorySpace>& scan_form(const ThreeTermKernel<W, MemorySpace>& kernel) {
+template <class W, class MemorySpace, class Prefactor>
+const ThreeTermKernel<W, MemorySpace, Prefactor>& scan_form(
+    const ThreeTermKernel<W, MemorySpace, Prefactor>& kernel) {
   return kernel;
 }
 inline PowerSumsScan scan_form(const PowerSums&) { return {}; }
@@ -70,19 +50,16 @@ template <class Kernel>
 struct has_scan_form<Kernel, std::void_t<decltype(scan_form(std::declval<const Kernel&>()))>>
     : std::true_type {};
 
-// Column j is the image of the unit state e_j.
+// A chunk's transfer matrix: column j is the image of the unit state e_j,
+// each column a state with its own binary exponent.
 template <class W>
 struct Transfer {
-  W m00, m01, m10, m11;
-};
-template <class W>
-struct ChunkState {
-  W u0, u1;
+  Scaled<W> c0, c1;
 };
 
-// a b + c d, where an exact zero factor contributes nothing even against an
-// overflowed one: the zeros of a transfer matrix are structural (He_odd(0) is
-// 0, not 0 inf = NaN, as in the sequential recurrence's step()).
+// a b + c d, where an exact zero factor contributes nothing: the zeros of a
+// transfer matrix are structural (He_odd(0) is 0, as in the sequential
+// recurrence's step()).
 template <class W>
 KOKKOS_FORCEINLINE_FUNCTION W dot(const W& a, const W& b, const W& c, const W& d) {
   const bool first = !is_zero(a) && !is_zero(b), second = !is_zero(c) && !is_zero(d);
@@ -92,43 +69,52 @@ KOKKOS_FORCEINLINE_FUNCTION W dot(const W& a, const W& b, const W& c, const W& d
   return constant<W>(0);
 }
 
+// m s: the columns weighted by the state's components, their exponents
+// brought to the larger one first (a weight that underflows there is
+// negligible), then scaled back below the limit.
+template <class W>
+KOKKOS_FUNCTION Scaled<W> apply(const Transfer<W>& m, const Scaled<W>& s) {
+  W w0 = s.u0, w1 = s.u1;
+  const bool use0 = !is_zero(w0), use1 = !is_zero(w1);
+  int top = use0 ? m.c0.e : m.c1.e;
+  if (use0 && use1) {
+    top = m.c0.e > m.c1.e ? m.c0.e : m.c1.e;
+    if (m.c0.e != top) w0 = times_power_of_two(w0, m.c0.e - top);
+    if (m.c1.e != top) w1 = times_power_of_two(w1, m.c1.e - top);
+  }
+  Scaled<W> r{dot(m.c0.u0, w0, m.c1.u0, w1), dot(m.c0.u1, w0, m.c1.u1, w1),
+              saturate_exponent((long long)top + s.e)};
+  keep_both_in_range(r);
+  return r;
+}
+
 // later ∘ earlier: the product later · earlier.
 template <class W>
 KOKKOS_FORCEINLINE_FUNCTION Transfer<W> compose(const Transfer<W>& later,
                                                 const Transfer<W>& earlier) {
-  return {dot(later.m00, earlier.m00, later.m01, earlier.m10),
-          dot(later.m00, earlier.m01, later.m01, earlier.m11),
-          dot(later.m10, earlier.m00, later.m11, earlier.m10),
-          dot(later.m10, earlier.m01, later.m11, earlier.m11)};
+  return {apply(later, earlier.c0), apply(later, earlier.c1)};
 }
 
 // The transfer matrix of steps [begin, end) at x: the images of the unit
 // states, each carried by the recurrence.
 template <class Scan>
-KOKKOS_FUNCTION Transfer<typename Scan::state_type> chunk_transfer(const Scan& scan, double x,
-                                                                   int begin, int end) {
-  using W = typename Scan::state_type;
-  W a0 = constant<W>(1), a1 = constant<W>(0), b0 = constant<W>(0), b1 = constant<W>(1);
+KOKKOS_FUNCTION Transfer<typename Scan::number_type> chunk_transfer(const Scan& scan, double x,
+                                                                    int begin, int end) {
+  using W = typename Scan::number_type;
+  Scaled<W> a{constant<W>(1), constant<W>(0), 0}, b{constant<W>(0), constant<W>(1), 0};
   for_steps(scan, begin, end, [&](int, const typename Scan::step_type& k) {
-    scan.advance(x, k, a0, a1);
-    scan.advance(x, k, b0, b1);
+    scan.advance(x, k, a);
+    scan.advance(x, k, b);
   });
-  return {a0, b0, a1, b1};
+  return {a, b};
 }
 // For power sums (1, 0) is a fixed point, so only the image of (0, 1) needs
 // the recurrence (the same operations as above, so the same values).
 KOKKOS_INLINE_FUNCTION Transfer<double> chunk_transfer(const PowerSumsScan& scan, double x,
                                                        int begin, int end) {
-  Transfer<double> m{1, 0, 0, 1};
-  for (int n = begin; n < end; ++n) scan.advance(x, scan.load(n), m.m01, m.m11);
+  Transfer<double> m{{1, 0, 0}, {0, 1, 0}};
+  for (int n = begin; n < end; ++n) scan.advance(x, scan.load(n), m.c1);
   return m;
-}
-
-template <class W>
-KOKKOS_FORCEINLINE_FUNCTION void apply(const Transfer<W>& m, W& u0, W& u1) {
-  const W v0 = dot(m.m00, u0, m.m01, u1), v1 = dot(m.m10, u0, m.m11, u1);
-  u0 = v0;
-  u1 = v1;
 }
 
 // Layout of the work: rows of M x chunks, chunk c of row i covering terms
@@ -163,7 +149,7 @@ struct Level {
 // read the same coefficients at the same time); stored at level 0's at(i, c).
 template <class T, class Scan, class XView, class MemorySpace>
 struct ChunkTransfers {
-  using W = typename Scan::state_type;
+  using W = typename Scan::number_type;
   Scan scan;
   XView x;
   Kokkos::View<Transfer<W>*, MemorySpace> transfers;
@@ -173,7 +159,7 @@ struct ChunkTransfers {
   KOKKOS_FUNCTION void operator()(std::int64_t k) const {
     const std::int64_t i = k % shape.M;
     const int c          = int(k / shape.M);
-    const double xi      = double(T(x(i)));
+    const double xi      = double(x(i));
     const int end = shape.end(c) < shape.N - 1 ? shape.end(c) : shape.N - 1;
     transfers(level.at(i, c)) = chunk_transfer(scan, xi, shape.begin(c), end);
   }
@@ -236,19 +222,19 @@ struct BlockProducts {
 // The top level: each row's initial state carried across its blocks.
 template <class T, class Scan, class XView, class MemorySpace>
 struct TopStarts {
-  using W = typename Scan::state_type;
+  using W = typename Scan::number_type;
   Scan scan;
   XView x;
   TransfersIn<W, MemorySpace> top;
-  Kokkos::View<ChunkState<W>*, MemorySpace> states;
+  Kokkos::View<Scaled<W>*, MemorySpace> states;
   Level level;
 
   KOKKOS_FUNCTION void operator()(std::int64_t i) const {
-    W u0, u1;
-    scan.start(double(T(x(i))), u0, u1);
+    Scaled<W> s;
+    scan.start(double(x(i)), s);
     for (int b = 0; b < level.n; ++b) {
-      states(level.at(i, b)) = {u0, u1};
-      apply(top(level.at(i, b)), u0, u1);
+      states(level.at(i, b)) = s;
+      s = apply(top(level.at(i, b)), s);
     }
   }
 };
@@ -259,26 +245,26 @@ struct BlockStarts {
   using MemorySpace = typename ExecSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecSpace, InTeams>::member_type;
   TransfersIn<W, MemorySpace> low;
-  Kokkos::View<const ChunkState<W>*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Restrict>> up;
-  Kokkos::View<ChunkState<W>*, MemorySpace> states;
+  Kokkos::View<const Scaled<W>*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Restrict>> up;
+  Kokkos::View<Scaled<W>*, MemorySpace> states;
   Level low_level, up_level;
 
   // put(j, state before member j).
   template <class Get, class Put>
   KOKKOS_FUNCTION void carry(const Block& block, const Get& m, const Put& put) const {
-    const ChunkState<W> start = up(up_level.at(block.i, block.b));
-    W u0 = start.u0, u1 = start.u1;
+    const Scaled<W> start = up(up_level.at(block.i, block.b));
+    Scaled<W> s = start;
     for (int j = 0; j < block.count; ++j) {
       const Transfer<W> matrix = m(j);
-      put(j, ChunkState<W>{u0, u1});
-      apply(matrix, u0, u1);
+      put(j, s);
+      s = apply(matrix, s);
     }
   }
   KOKKOS_FUNCTION void operator()(std::int64_t k) const {
     const Block block(k, low_level, up_level);
     carry(
         block, [&](int j) { return low(low_level.at(block.i, block.first + j)); },
-        [&](int j, const ChunkState<W>& u) {
+        [&](int j, const Scaled<W>& u) {
           states(low_level.at(block.i, block.first + j)) = u;
         });
   }
@@ -286,15 +272,15 @@ struct BlockStarts {
     const Block block(team.league_rank(), low_level, up_level);
     Transfer<W>* const tile = static_cast<Transfer<W>*>(
         team.team_scratch(0).get_shmem(sizeof(Transfer<W>) * scan_block));
-    ChunkState<W>* const out = static_cast<ChunkState<W>*>(
-        team.team_scratch(0).get_shmem(sizeof(ChunkState<W>) * scan_block));
+    Scaled<W>* const out = static_cast<Scaled<W>*>(
+        team.team_scratch(0).get_shmem(sizeof(Scaled<W>) * scan_block));
     const int t = team.team_rank();
     if (t < block.count) tile[t] = low(low_level.at(block.i, block.first + t));
     team.team_barrier();
     if (t == 0)
       carry(
           block, [&](int j) { return tile[j]; },
-          [&](int j, const ChunkState<W>& u) { out[j] = u; });
+          [&](int j, const Scaled<W>& u) { out[j] = u; });
     team.team_barrier();
     if (t < block.count) states(low_level.at(block.i, block.first + t)) = out[t];
   }
@@ -308,11 +294,11 @@ struct BlockStarts {
 // (H200, float power sums, M = 16, N = 2^24, LayoutLeft: 478 us staged).
 template <class T, class Scan, class XView, class VView, class MemorySpace>
 struct ChunkOutputs {
-  using W = typename Scan::state_type;
+  using W = typename Scan::number_type;
   Scan scan;
   XView x;
   VView V;
-  Kokkos::View<const ChunkState<W>*, MemorySpace> starts;
+  Kokkos::View<const Scaled<W>*, MemorySpace> starts;
   Chunking shape;
   Level level;
   bool rows_fastest;
@@ -320,14 +306,13 @@ struct ChunkOutputs {
   KOKKOS_FUNCTION void operator()(std::int64_t k) const {
     const std::int64_t i  = rows_fastest ? k % shape.M : k / shape.C;
     const int c           = int(rows_fastest ? k / shape.M : k % shape.C);
-    const double xi       = double(T(x(i)));
-    const ChunkState<W> s = starts(level.at(i, c));
-    W u0 = s.u0, u1 = s.u1;
-    V(i, shape.begin(c)) = T(scan.output(u0, u1));
+    const double xi       = double(x(i));
+    Scaled<W> s           = starts(level.at(i, c));
+    V(i, shape.begin(c)) = T(scan.output(s));
     for_steps(scan, shape.begin(c), shape.end(c) - 1,
               [&](int n, const typename Scan::step_type& k) {
-                scan.advance(xi, k, u0, u1);
-                V(i, n + 1) = T(scan.output(u0, u1));
+                scan.advance(xi, k, s);
+                V(i, n + 1) = T(scan.output(s));
               });
   }
 };
@@ -342,12 +327,12 @@ struct ChunkOutputs {
 inline constexpr int staging_terms = 32;
 template <class ExecSpace, class T, class Scan, class XView, class VView>
 struct StagedChunkOutputs {
-  using W           = typename Scan::state_type;
+  using W           = typename Scan::number_type;
   using team_member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   Scan scan;
   XView x;
   VView V;
-  Kokkos::View<const ChunkState<W>*, typename ExecSpace::memory_space> starts;
+  Kokkos::View<const Scaled<W>*, typename ExecSpace::memory_space> starts;
   Chunking shape;
   Level level;
 
@@ -362,16 +347,14 @@ struct StagedChunkOutputs {
     const int t       = team.team_rank();
     const bool active = k0 + t < items;
     double xi = 0;
-    W u0{}, u1{};
+    Scaled<W> s{};
     int begin = 0, end = 0;
     if (active) {
       const std::int64_t k  = k0 + t;
       const std::int64_t i  = k % shape.M;
       const int c           = int(k / shape.M);
-      xi                    = double(T(x(i)));
-      const ChunkState<W> s = starts(level.at(i, c));
-      u0                    = s.u0;
-      u1                    = s.u1;
+      xi                    = double(x(i));
+      s                     = starts(level.at(i, c));
       begin                 = shape.begin(c);
       end                   = shape.end(c);
     }
@@ -381,7 +364,7 @@ struct StagedChunkOutputs {
     for (int offset = 0; offset < L; offset += S) {
       // This round's terms [first, last) of the chunk.
       const int first = begin + offset;
-      stage_terms(scan, xi, first, first + S < end ? first + S : end, end, u0, u1,
+      stage_terms(scan, xi, first, first + S < end ? first + S : end, end, s,
                   tile + std::size_t(t) * pitch);
       team.team_barrier();
       if (t < step * lanes)
@@ -468,7 +451,7 @@ template <class ExecSpace, class XView, class VView, class Scan>
 void scan_along_n(const ExecSpace& space, const std::string& label, const XView& x,
                   const VView& V, const Scan& scan, int chunk) {
   using T           = typename VView::value_type;
-  using W           = typename Scan::state_type;
+  using W           = typename Scan::number_type;
   using MemorySpace = typename ExecSpace::memory_space;
   using Range       = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   constexpr bool host =
@@ -501,15 +484,15 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
   std::size_t bytes = 0;
   for (const Level& level : shapes)
     bytes += Work::template bytes_for<Transfer<W>>(M * level.row) +
-             Work::template bytes_for<ChunkState<W>>(M * level.row);
+             Work::template bytes_for<Scaled<W>>(M * level.row);
   Work work(space, bytes);
   using Transfers = typename Work::template Array<Transfer<W>>;
-  using States    = typename Work::template Array<ChunkState<W>>;
+  using States    = typename Work::template Array<Scaled<W>>;
   std::vector<Transfers> levels;
   std::vector<States> level_starts;  // starting states of each level's chunks
   for (const Level& level : shapes) {
     levels.push_back(work.template take<Transfer<W>>(M * level.row));
-    level_starts.push_back(work.template take<ChunkState<W>>(M * level.row));
+    level_starts.push_back(work.template take<Scaled<W>>(M * level.row));
   }
   const States starts = level_starts[0];
 
@@ -526,7 +509,7 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
     if (count > 4096 || host) {
       Kokkos::parallel_for(label + name, Range(space, 0, count), functor);
     } else if constexpr (!host) {
-      const std::size_t scratch = sizeof(Transfer<W>) * scan_block + sizeof(ChunkState<W>) * scan_block;
+      const std::size_t scratch = sizeof(Transfer<W>) * scan_block + sizeof(Scaled<W>) * scan_block;
       Kokkos::parallel_for(label + name,
                            Kokkos::TeamPolicy<ExecSpace, InTeams>(space, int(count), scan_block)
                                .set_scratch_size(0, Kokkos::PerTeam(scratch)),

@@ -21,20 +21,22 @@ namespace recur::impl {
 // (p_{-1} = 0 makes the usual correction term vanish), differentiated term by
 // term for y' = p_0 b'_0. It needs no p_n at all, and its rounding errors stay
 // of the size of sum |c_n p_n| eps, the same bound as the forward sum, at
-// half the work of forming each p_n first. Families with an x-dependent
-// prefactor (HermiteFunction) run it on the polynomial part and multiply by
-// the prefactor. PowerSums, which is no three-term family, sums forward.
-template <class Kernel>
-struct is_scaled_kernel : std::false_type {};
-template <class MemorySpace, class Family>
-struct is_scaled_kernel<ScaledThreeTermKernel<MemorySpace, Family>> : std::true_type {};
-
-template <class W, class Kernel, class Column>
-KOKKOS_FUNCTION void clenshaw(const Kernel& kernel, double x, const Column& c, int N, W& y,
-                              W* dy) {
+// half the work of forming each p_n first. The b_n share a binary exponent
+// (numbers.hpp) once they pass 2^256, so sums beyond double's range come out
+// as ±inf, never NaN. Families with an x-dependent prefactor
+// (HermiteFunction) run it on the polynomial part: p_0 is then the
+// prefactor's state, exp(g) as a number and a binary exponent, and
+// y' = p_0 (b'_0 + g' b_0). PowerSums, which is no three-term family, sums
+// forward.
+template <class Kernel, class Column>
+KOKKOS_FUNCTION void clenshaw(const Kernel& kernel, double x, const Column& c, int N,
+                              double& y, double* dy) {
+  using W = typename Kernel::number_type;
   W b1{}, b2{}, d1{}, d2{};  // b_{n+1}, b_{n+2} and their derivatives
+  int scale = 0;              // the b's binary exponent
   for (int n = N - 1; n >= 0; --n) {
-    W b = constant<W>(double(c(n))), d{};
+    const double cn = double(c(n));
+    W b = constant<W>(scale == 0 ? cn : times_power_of_two(cn, -scale)), d{};
     if (n + 1 < N) {
       const auto k    = kernel.coefficients(n);
       const W f       = affine(k.a, x, k.b);
@@ -46,9 +48,57 @@ KOKKOS_FUNCTION void clenshaw(const Kernel& kernel, double x, const Column& c, i
     b1 = b;
     d2 = d1;
     d1 = d;
+    const double u = kokkos_math::fabs(to_double(b1)), v = kokkos_math::fabs(to_double(d1));
+    const double larger = u > v ? u : v;
+    if (larger > scaled_limit) {
+      Scaled<W> bs{b1, b2, scale}, ds{d1, d2, scale};
+      shrink(bs, larger);
+      shrink(ds, larger);
+      b1 = bs.u0, b2 = bs.u1, d1 = ds.u0, d2 = ds.u1, scale = bs.e;
+    }
   }
-  y = b1 * kernel.initial;
-  if (dy) *dy = d1 * kernel.initial;
+  typename Kernel::state_type p0;
+  kernel.start(x, p0);  // p_0, NaN outside the domain
+  const int e = saturate_exponent((long long)scale + p0.e);
+  y           = scaled_value(b1 * p0.u0, e);
+  if (dy) {
+    if constexpr (Kernel::has_prefactor) {
+      *dy = scaled_value((d1 + b1 * kernel.prefactor.exponent_derivative(x)) * p0.u0, e);
+    } else {
+      *dy = scaled_value(d1 * p0.u0, e);
+    }
+  }
+}
+
+// Power sums s_n = x + ... + x^(n+1), s'_n = 1 + ... + (n+1) x^n, summed
+// forward; the running numbers share a binary exponent.
+template <class Column>
+KOKKOS_FUNCTION void power_series(double x, const Column& c, int N, double& y, double* dy) {
+  const bool valid = in_domain(x);
+  double power = valid ? x : not_a_number<double>(), dpower = 1, s = 0, ds = 0, sum = 0,
+         dsum = 0;
+  int e = 0;
+  for (int n = 0; n < N; ++n) {
+    s += power;
+    ds += dpower;
+    sum += double(c(n)) * s;
+    dsum += double(c(n)) * ds;
+    dpower = (n + 2) * power;
+    power *= x;
+    double larger = kokkos_math::fabs(power);
+    larger        = kokkos_math::fabs(ds) > larger ? kokkos_math::fabs(ds) : larger;
+    larger        = kokkos_math::fabs(sum) > larger ? kokkos_math::fabs(sum) : larger;
+    larger        = kokkos_math::fabs(dsum) > larger ? kokkos_math::fabs(dsum) : larger;
+    if (larger > scaled_limit) {
+      Scaled<double> a{power, dpower, e}, b{s, ds, e}, r{sum, dsum, e};
+      shrink(a, larger);
+      shrink(b, larger);
+      shrink(r, larger);
+      power = a.u0, dpower = a.u1, s = b.u0, ds = b.u1, sum = r.u0, dsum = r.u1, e = a.e;
+    }
+  }
+  y = scaled_value(sum, e);
+  if (dy) *dy = scaled_value(dsum, e);
 }
 
 template <class T, class Kernel, class XView, class CView, class YView, class DView>
@@ -65,34 +115,16 @@ struct SeriesFunctor {
     const std::int64_t i = item % M;  // neighbouring items: neighbouring x
     const int k          = int(item / M);
     const int N          = int(C.extent(0));
-    const double xi      = double(T(x(i)));
+    const double xi      = double(x(i));
     const auto column    = [&](int n) { return C(n, k); };
+    double y, dy;
     if constexpr (std::is_same_v<Kernel, PowerSums>) {
-      // s_n = x + ... + x^(n+1), s'_n = 1 + ... + (n+1) x^n, summed forward.
-      double power = xi, dpower = 1, s = 0, ds = 0, y = 0, dy = 0;
-      for (int n = 0; n < N; ++n) {
-        s += power;
-        ds += dpower;
-        y += double(column(n)) * s;
-        dy += double(column(n)) * ds;
-        dpower = (n + 2) * power;
-        power *= xi;
-      }
-      Y(i, k) = T(y);
-      if (derivative) dY(i, k) = T(dy);
-    } else if constexpr (is_scaled_kernel<Kernel>::value) {
-      double y, dy;
-      clenshaw<double>(kernel, xi, column, N, y, derivative ? &dy : nullptr);
-      const double g = kernel.family.exponent(xi), scale = kokkos_math::exp(g);
-      Y(i, k) = T(y * scale);
-      if (derivative) dY(i, k) = T((dy + kernel.family.exponent_derivative(xi) * y) * scale);
+      power_series(xi, column, N, y, derivative ? &dy : nullptr);
     } else {
-      using W = std::decay_t<decltype(kernel.initial)>;
-      W y, dy;
-      clenshaw<W>(kernel, xi, column, N, y, derivative ? &dy : nullptr);
-      Y(i, k) = T(to_double(y));
-      if (derivative) dY(i, k) = T(to_double(dy));
+      clenshaw(kernel, xi, column, N, y, derivative ? &dy : nullptr);
     }
+    Y(i, k) = T(y);
+    if (derivative) dY(i, k) = T(dy);
   }
 };
 

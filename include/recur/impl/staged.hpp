@@ -113,7 +113,6 @@ void staged(const ExecSpace& space, const std::string& label, const XView& x,
 // short ones. Same arithmetic as one x at a time: same values, bit for bit.
 template <class ExecSpace, class T, class Scan, class XView, class VView>
 struct StagedChunksFunctor {
-  using W           = typename Scan::state_type;
   using team_member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   Scan scan;
   XView x;
@@ -131,12 +130,12 @@ struct StagedChunksFunctor {
     T* const tile = static_cast<T*>(
         team.team_scratch(0).get_shmem(sizeof(T) * std::size_t(threads) * pitch));
     const int t     = team.team_rank();
-    const double xi = t < rows ? double(T(x(row0 + t))) : 0.0;
-    W u0, u1;
-    scan.start(xi, u0, u1);
+    const double xi = t < rows ? double(x(row0 + t)) : 0.0;
+    typename Scan::state_type s;
+    scan.start(xi, s);
     for (int n0 = 0; n0 < N; n0 += chunk) {
       const int width = N - n0 < chunk ? N - n0 : chunk;  // terms [n0, n0 + width)
-      stage_terms(scan, xi, n0, n0 + width, N, u0, u1, tile + std::size_t(t) * pitch);
+      stage_terms(scan, xi, n0, n0 + width, N, s, tile + std::size_t(t) * pitch);
       team.team_barrier();
       // Each thread's place in the copy is worked out once a chunk: no
       // division per element.

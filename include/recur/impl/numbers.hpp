@@ -1,0 +1,296 @@
+#ifndef RECUR_IMPL_NUMBERS_HPP
+#define RECUR_IMPL_NUMBERS_HPP
+
+// The numbers recurrences run in: double-double arithmetic, and states that
+// carry a binary exponent of their own so that values beyond double's range
+// stay finite (and come out as ±inf, or right again, when stored).
+
+#include <recur/impl/kokkos_compat.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace recur::impl {
+
+// Arithmetic of the three-term recurrences. Near x = +-1 their rounding
+// errors grow like n² (as the families' derivatives do), so a recurrence run
+// in V's own precision loses most digits at high degree: float at N = 2000
+// would be off by 1e-1, double by 1e-10. recur therefore runs
+//  - float outputs in double (each result is the rounding of a double one),
+//  - double outputs in double-double ("double-word") arithmetic, with the
+//    coefficients tabulated in double-double too (Quad below),
+// and rounds once at the store. Float in double costs nothing measurable on
+// an H200 (the kernel is bound by memory); double-double halves its double
+// throughput (then bound by FP64 arithmetic) and costs a CPU more, the most
+// where the compiler has no FMA instructions (docs/performance.md).
+struct DoubleDouble {
+  double hi;
+  double lo;
+};
+
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble two_sum(double a, double b) {
+  const double s = a + b, bb = s - a;
+  return {s, (a - (s - bb)) + (b - bb)};
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble fast_two_sum(double a, double b) {  // |a| >= |b|
+  const double s = a + b;
+  return {s, b - (s - a)};
+}
+// Past double's range the low parts would turn inf into NaN: the operations
+// below keep the inf instead.
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator+(DoubleDouble a, DoubleDouble b) {
+  const DoubleDouble s = two_sum(a.hi, b.hi), t = two_sum(a.lo, b.lo);
+  if (!(kokkos_math::fabs(s.hi) <= 1.79769313486231570e308)) return {s.hi, 0.0};
+  const DoubleDouble u = fast_two_sum(s.hi, s.lo + t.hi);
+  return fast_two_sum(u.hi, u.lo + t.lo);
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator-(DoubleDouble a) { return {-a.hi, -a.lo}; }
+// The rounding error of a b, exactly: a b - fl(a b).
+KOKKOS_FORCEINLINE_FUNCTION double product_error(double a, double b, double p) {
+#ifdef RECUR_IMPL_HARDWARE_FMA
+  return fma(a, b, -p);
+#else  // Dekker's splitting, for CPUs compiled without FMA instructions
+  if (kokkos_math::fabs(a) > 0x1p995 || kokkos_math::fabs(b) > 0x1p995) return 0;  // would overflow
+  constexpr double split = 134217729.0;  // 2^27 + 1
+  const double ta = split * a, tb = split * b;
+  const double ah = ta - (ta - a), al = a - ah;
+  const double bh = tb - (tb - b), bl = b - bh;
+  return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+#endif
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator*(DoubleDouble a, DoubleDouble b) {
+  const double p = a.hi * b.hi;
+  if (!(kokkos_math::fabs(p) <= 1.79769313486231570e308)) return {p, 0.0};
+  return fast_two_sum(p, a.hi * b.lo + a.lo * b.hi + product_error(a.hi, b.hi, p));
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator*(DoubleDouble a, double b) {
+  const double p = a.hi * b;
+  if (!(kokkos_math::fabs(p) <= 1.79769313486231570e308)) return {p, 0.0};
+  return fast_two_sum(p, a.lo * b + product_error(a.hi, b, p));
+}
+
+// The working number for outputs of type T.
+template <class T>
+using working_t = std::conditional_t<std::is_same_v<T, double>, DoubleDouble, double>;
+
+template <class W>
+KOKKOS_FORCEINLINE_FUNCTION W constant(double v) {
+  if constexpr (std::is_same_v<W, double>) {
+    return v;
+  } else {
+    return W{v, 0.0};
+  }
+}
+KOKKOS_FORCEINLINE_FUNCTION double to_double(double v) { return v; }
+KOKKOS_FORCEINLINE_FUNCTION double to_double(DoubleDouble v) { return v.hi; }
+KOKKOS_FORCEINLINE_FUNCTION bool is_zero(double v) { return v == 0; }
+KOKKOS_FORCEINLINE_FUNCTION bool is_zero(DoubleDouble v) { return v.hi == 0; }
+
+// a x + b, and one step p_{n+1} = f p_n - c p_{n-1}. A zero f (x at the
+// family's centre, e.g. He_n(0)) contributes nothing: He_odd(0) = +0.
+KOKKOS_FORCEINLINE_FUNCTION double affine(double a, double x, double b) {
+  return multiply_add(a, x, b);
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble affine(DoubleDouble a, double x, DoubleDouble b) {
+  return a * x + b;
+}
+KOKKOS_FORCEINLINE_FUNCTION double step(double f, double current, double c, double previous) {
+  return is_zero(f) ? 0.0 - c * previous : multiply_add(f, current, -c * previous);
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble step(DoubleDouble f, DoubleDouble current,
+                                              DoubleDouble c, DoubleDouble previous) {
+  return is_zero(f) ? DoubleDouble{0.0, 0.0} + -(c * previous) : f * current + -(c * previous);
+}
+
+// ---------------------------------------------------------------------------
+// Binary exponents. v 2^k for any int k, rounded once where the result is a
+// normal number: 2^k is built from its bits (no library call), in at most
+// three factors when k is beyond one double's exponent range.
+KOKKOS_FORCEINLINE_FUNCTION double power_of_two(int k) {  // -1022 <= k <= 1023
+  const std::uint64_t bits = std::uint64_t(k + 1023) << 52;
+  double v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+KOKKOS_INLINE_FUNCTION double times_power_of_two(double v, int k) {
+  for (int round = 0; round < 2 && k > 1023; ++round) {
+    v *= 0x1p1023;
+    k -= 1023;
+  }
+  for (int round = 0; round < 2 && k < -1022; ++round) {
+    v *= 0x1p-1022;
+    k += 1022;
+  }
+  k = k > 1023 ? 1023 : (k < -1022 ? -1022 : k);
+  return v * power_of_two(k);
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble times_power_of_two(DoubleDouble v, int k) {
+  return {times_power_of_two(v.hi, k), times_power_of_two(v.lo, k)};
+}
+// floor(log2 |v|) for a finite, normal v.
+KOKKOS_FORCEINLINE_FUNCTION int binary_exponent(double v) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return int((bits >> 52) & 0x7ff) - 1023;
+}
+
+// A recurrence's state (u0, u1) times 2^e: the value pair (p_n, p_{n-1}) of a
+// three-term recurrence, or (sum, power) of power sums. Recurrences that
+// grow (|x| > 1 for the Jacobi-type families, large |x| for Hermite and
+// Laguerre) would overflow double, and the next step would form inf - inf =
+// NaN; instead, whenever |u0| passes 2^256 the pair is scaled down to [1, 2)
+// and e counts the scaling. A store then writes u0 2^e: ±inf in V's type
+// where the value is beyond its range, the value itself where it is
+// representable again further along. Rows whose values stay below 2^256 (all
+// usual ones) never scale and store u0 itself. The exponent saturates at
+// ±2^28: a value of 2^(2^28) will never be representable again.
+template <class W>
+struct Scaled {
+  W u0;
+  W u1;
+  int e;
+};
+
+inline constexpr double scaled_limit  = 0x1p256;
+inline constexpr int exponent_limit   = 1 << 28;
+// |x| up to 2^256: then one step of any family recur has (|a x + b| + |c|
+// below 2^700) cannot overflow a state below the limit. x beyond, ±inf and
+// NaN give NaN rows.
+inline constexpr double domain_limit = 0x1p256;
+
+KOKKOS_FORCEINLINE_FUNCTION int saturate_exponent(long long e) {
+  return int(e > exponent_limit ? exponent_limit : (e < -exponent_limit ? -exponent_limit : e));
+}
+
+// Scales s down to |larger| in [1, 2) (`larger` is the larger component's
+// leading double, above the limit).
+template <class W>
+KOKKOS_INLINE_FUNCTION void shrink(Scaled<W>& s, double larger) {
+  int k = binary_exponent(larger);
+  k     = k > 1022 ? 1022 : k;  // inf (out of the domain) stays inf
+  const double factor = power_of_two(-k);
+  if constexpr (std::is_same_v<W, double>) {
+    s.u0 *= factor;
+    s.u1 *= factor;
+  } else {
+    s.u0 = {s.u0.hi * factor, s.u0.lo * factor};
+    s.u1 = {s.u1.hi * factor, s.u1.lo * factor};
+  }
+  s.e = saturate_exponent((long long)s.e + k);
+}
+
+// After a step: u1 was u0 a step before, so only u0 can have passed the
+// limit.
+template <class W>
+KOKKOS_FORCEINLINE_FUNCTION void keep_in_range(Scaled<W>& s) {
+  const double v = kokkos_math::fabs(to_double(s.u0));
+  if (v > scaled_limit) shrink(s, v);
+}
+// After a product of states (ScanAlongN's transfer matrices): either
+// component may have.
+template <class W>
+KOKKOS_FORCEINLINE_FUNCTION void keep_both_in_range(Scaled<W>& s) {
+  const double a = kokkos_math::fabs(to_double(s.u0)), b = kokkos_math::fabs(to_double(s.u1));
+  const double larger = a > b ? a : b;
+  if (larger > scaled_limit) shrink(s, larger);
+}
+
+// The value a state stands for, u0 2^e, as a double: ±inf beyond double's
+// range; rounding to float then gives ±inf beyond float's.
+template <class W>
+KOKKOS_FORCEINLINE_FUNCTION double scaled_value(const W& u0, int e) {
+  return e == 0 ? to_double(u0) : times_power_of_two(to_double(u0), e);
+}
+
+// A quiet NaN of either number.
+template <class W>
+KOKKOS_FORCEINLINE_FUNCTION W not_a_number() {
+  return constant<W>(std::numeric_limits<double>::quiet_NaN());
+}
+// Whether x is inside the domain (finite and |x| <= 2^256).
+KOKKOS_FORCEINLINE_FUNCTION bool in_domain(double x) {
+  return kokkos_math::fabs(x) <= domain_limit;
+}
+
+// ---------------------------------------------------------------------------
+// Quad: double-double arithmetic on the host, in which recur tabulates the
+// coefficients of its own families (they are rational functions of n and of
+// the family's parameters, with square roots for the orthonormal variants),
+// so that the device's double-double recurrence starts from coefficients
+// accurate to about 2^-104 rather than long double's 2^-64 (x87) or 2^-53
+// (where long double is double). Host only; relative error a few 2^-104.
+struct Quad {
+  double hi = 0;
+  double lo = 0;
+
+  Quad() = default;
+  Quad(double v) : hi(v) {}  // NOLINT: implicit, like the built-in numbers
+  Quad(int v) : hi(double(v)) {}  // NOLINT
+  Quad(long v) : hi(double(v)) {}  // NOLINT: exact below 2^53
+  Quad(long long v) : hi(double(v)) {}  // NOLINT
+  Quad(long double v) : hi(double(v)), lo(double(v - (long double)double(v))) {}  // NOLINT
+  static Quad make(double hi, double lo) {
+    Quad q;
+    const DoubleDouble s = fast_two_sum(hi, lo);
+    q.hi = s.hi;
+    q.lo = s.lo;
+    return q;
+  }
+  explicit operator long double() const { return (long double)hi + (long double)lo; }
+  explicit operator double() const { return hi + lo; }
+
+  friend Quad operator-(const Quad& a) { return make(-a.hi, -a.lo); }
+  friend Quad operator+(const Quad& a, const Quad& b) {
+    const DoubleDouble s = two_sum(a.hi, b.hi), t = two_sum(a.lo, b.lo);
+    const DoubleDouble u = fast_two_sum(s.hi, s.lo + t.hi);
+    return make(u.hi, u.lo + t.lo);
+  }
+  friend Quad operator-(const Quad& a, const Quad& b) { return a + -b; }
+  friend Quad operator*(const Quad& a, const Quad& b) {
+    const double p = a.hi * b.hi;
+    return make(p, std::fma(a.hi, b.hi, -p) + (a.hi * b.lo + a.lo * b.hi));
+  }
+  friend Quad operator/(const Quad& a, const Quad& b) {
+    // Two Newton corrections of the double quotient.
+    const double q1 = a.hi / b.hi;
+    const Quad r1   = a - b * Quad(q1);
+    const double q2 = r1.hi / b.hi;
+    const Quad r2   = r1 - b * Quad(q2);
+    const double q3 = r2.hi / b.hi;
+    return make(q1, q2) + Quad(q3);
+  }
+  friend Quad sqrt(const Quad& a) {
+    if (!(a.hi > 0)) return Quad(std::sqrt(a.hi));
+    const double s = std::sqrt(a.hi);
+    // s + (a - s²) / (2 s), the residual exact in double-double.
+    const Quad residual = a - Quad(s) * Quad(s);
+    return Quad(s) + Quad(residual.hi / (2 * s));
+  }
+  friend Quad& operator+=(Quad& a, const Quad& b) { return a = a + b; }
+  friend bool operator<(const Quad& a, const Quad& b) {
+    return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
+  }
+  friend bool operator>(const Quad& a, const Quad& b) { return b < a; }
+  friend bool operator==(const Quad& a, const Quad& b) { return a.hi == b.hi && a.lo == b.lo; }
+};
+
+// Coefficients into the working number.
+inline void from_real(long double v, double& out) { out = double(v); }
+inline void from_real(long double v, DoubleDouble& out) {
+  out.hi = double(v);
+  out.lo = double(v - out.hi);
+}
+inline void from_real(const Quad& v, double& out) { out = v.hi + v.lo; }
+inline void from_real(const Quad& v, DoubleDouble& out) {
+  out.hi = v.hi;
+  out.lo = v.lo;
+}
+
+}  // namespace recur::impl
+
+#endif
