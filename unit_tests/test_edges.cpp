@@ -78,6 +78,32 @@ std::string judge(T got, long double r, long double local, int N) {
   return "";
 }
 
+// Appends to `path`: family, parameters, x, N, T, the worst error in units in
+// the last place of the value (over values inside T's range, away from zeros
+// of the row: |p_n| at least half its neighbours'), and how many values were
+// beyond T's range (±inf).
+template <class T, class Host>
+void write_report(const char* path, const EdgeCase& c, const Host& h) {
+  const long double R = std::numeric_limits<T>::max();
+  double worst = 0;
+  int beyond   = 0;
+  for (const EdgeEntry& e : c.entries) {
+    if (std::fabs(e.value) > R) {
+      ++beyond;
+      continue;
+    }
+    if (std::fabs(e.value) < e.local / 2 || std::fabs(e.value) < std::numeric_limits<T>::min())
+      continue;
+    const long double ulp =
+        std::ldexp(1.0L, std::ilogb(e.value) - (std::numeric_limits<T>::digits - 1));
+    worst = std::max(worst, double(std::fabs(h(0, e.n) - e.value) / ulp));
+  }
+  std::ofstream out(path, std::ios::app);
+  out << c.family << '\t' << c.alpha << '\t' << c.beta << '\t' << c.lambda << '\t' << c.x
+      << '\t' << c.N << '\t' << (std::is_same_v<T, float> ? "float" : "double") << '\t'
+      << worst << '\t' << beyond << '\n';
+}
+
 // Evaluates case c into V (one row, the case's x) with each policy, with
 // derivatives, and as series with unit coefficient columns (Y(0, k) =
 // p_{n_k}(x)); every value is judged.
@@ -114,6 +140,9 @@ void check_case(const EdgeCase& c) {
   with_family(c.family, c.alpha, c.beta, c.lambda, [&](const auto& family) {
     recur::evaluate(space, family, x, V, recur::ThreadPerX{});
     check_row(to_host(V), false, "ThreadPerX");
+    if (const char* report = std::getenv("RECUR_EDGES_REPORT");
+        report && std::is_same_v<Layout, Kokkos::LayoutRight>)
+      write_report<T>(report, c, to_host(V));
     recur::evaluate(space, family, x, V, recur::Staged{});
     check_row(to_host(V), false, "Staged");
     recur::evaluate(space, family, x, V, recur::ScanAlongN{7});
@@ -260,6 +289,110 @@ TEST(Edges, NanAndXOutsideTheDomainGiveNanRows) {
   expect_nan_rows<double>(recur::LegendreNormalized{});
   expect_nan_rows<double>(recur::HermiteFunction{});
   expect_nan_rows<float>(recur::Laguerre{0.5});
+}
+
+// Each weighted family at and near its parameters' limits, end to end: its
+// Gauss rule integrates the orthonormal products exactly, projecting and
+// fitting a known expansion give its coefficients back (the fit at the nodes
+// of a 40-point rule, each residual weighted by the square root of its Gauss
+// weight: then the orthonormal basis is orthonormal at the points, and the
+// least-squares problem perfectly conditioned, whatever the parameters).
+template <class Family>
+void expect_works_at_limits(const Family& family) {
+  using Space = Kokkos::DefaultExecutionSpace;
+  const Space space;
+  const int n = 12, N = 6;
+  const std::string what = std::string(Family::name());
+  Kokkos::View<double*, Space> nodes("nodes", n), weights("weights", n);
+  recur::gauss(space, family, n, nodes, weights);
+  Kokkos::View<double**, Kokkos::LayoutLeft, Space> Q("Q", n, n);
+  recur::evaluate(space, recur::impl::orthonormal(family), nodes, Q);
+  const auto hq = to_host(Q);
+  const auto hw = to_host(weights);
+  const double mass = double(family.total_mass());
+  double worst = 0;
+  for (int j = 0; j < n; ++j)
+    for (int k = 0; j + k < 2 * n - 1 && k < n; ++k) {
+      double sum = 0;
+      for (int i = 0; i < n; ++i) sum += hw(i) * hq(i, j) * hq(i, k) / mass;
+      const double error = std::fabs(sum - (j == k));
+      if (!(error <= worst)) worst = error;  // NaN too
+    }
+  EXPECT_LE(worst, 1e-12) << what << " Gauss rule";
+
+  // f = sum_k c_k p_k, at the nodes and at points of the support.
+  std::vector<double> c(N);
+  for (int k = 0; k < N; ++k) c[std::size_t(k)] = 0.5 + 0.25 * k - 0.125 * k * k;
+  Kokkos::View<double**, Space> C("C", N, 1);
+  {
+    auto h = Kokkos::create_mirror_view(C);
+    for (int k = 0; k < N; ++k) h(k, 0) = c[std::size_t(k)];
+    Kokkos::deep_copy(C, h);
+  }
+  const int M = 40;
+  Kokkos::View<double*, Space> x("x", M), w("w", M);
+  recur::gauss(space, family, M, x, w);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<Space>(space, 0, M), KOKKOS_LAMBDA(int i) { w(i) = recur::sqrt(w(i)); });
+  Kokkos::View<double**, Space> fn("fn", n, 1), fx("fx", M, 1);
+  recur::series(space, family, C, nodes, fn);
+  recur::series(space, family, C, x, fx);
+  Kokkos::View<double*, Space> projected("projected", N), fitted("fitted", N);
+  recur::project(space, family, nodes, weights, Kokkos::subview(fn, Kokkos::ALL, 0), projected);
+  recur::fit(space, family, x, Kokkos::subview(fx, Kokkos::ALL, 0), N, fitted, w);
+  const auto hp = to_host(projected), hf = to_host(fitted);
+  for (int k = 0; k < N; ++k) {
+    EXPECT_NEAR(hp(k), c[std::size_t(k)], 1e-10) << what << " project, k = " << k;
+    EXPECT_NEAR(hf(k), c[std::size_t(k)], 1e-10) << what << " fit, k = " << k;
+  }
+}
+
+TEST(Edges, WeightedFamiliesWorkAtTheirParameterLimits) {
+  expect_works_at_limits(recur::Laguerre{-0.999});
+  expect_works_at_limits(recur::LaguerreNormalized{-0.999});
+  expect_works_at_limits(recur::Laguerre{100});
+  expect_works_at_limits(recur::Jacobi{-0.999, -0.999});
+  expect_works_at_limits(recur::JacobiNormalized{-0.999, 5});
+  expect_works_at_limits(recur::Jacobi{40, -0.5});
+  expect_works_at_limits(recur::Gegenbauer{-0.499});
+  expect_works_at_limits(recur::GegenbauerNormalized{-0.499});
+  expect_works_at_limits(recur::GegenbauerNormalized{1e-6});
+  expect_works_at_limits(recur::GegenbauerNormalized{0});
+}
+
+// Gegenbauer at lambda = 0: C_n^(0) = 0 for n >= 1, but its weight
+// (1 - x²)^(-1/2) has a Gauss rule (Chebyshev's) and orthonormal polynomials
+// (GegenbauerNormalized{0} is ChebyshevTNormalized, bit for bit); coefficients
+// in the vanishing basis itself do not exist, and project and fit say so.
+TEST(Edges, GegenbauerAtLambdaZero) {
+  using Space = Kokkos::DefaultExecutionSpace;
+  const Space space;
+  const int n = 9;
+  Kokkos::View<double*, Space> nodes("nodes", n), weights("weights", n);
+  recur::gauss(space, recur::Gegenbauer{0}, n, nodes, weights);
+  const auto hn = to_host(nodes), hw = to_host(weights);
+  const double pi = std::acos(-1.0);
+  for (int i = 0; i < n; ++i) {
+    EXPECT_NEAR(hn(i), -std::cos((2 * i + 1) * pi / (2 * n)), 1e-15);
+    EXPECT_NEAR(hw(i), pi / n, 1e-14);
+  }
+  const auto x = to_device<Kokkos::View<double*, Space>>({-0.9, -0.3, 0.2, 0.7, 1.5});
+  Kokkos::View<double**, Space> a("a", 5, 40), b("b", 5, 40);
+  recur::evaluate(space, recur::GegenbauerNormalized{0}, x, a);
+  recur::evaluate(space, recur::ChebyshevTNormalized{}, x, b);
+  EXPECT_EQ(count_differences(to_host(a), to_host(b)), 0);
+  Kokkos::View<double*, Space> f("f", n), c("c", 3), y("y", 5);
+  Kokkos::deep_copy(f, 1.0);
+  Kokkos::deep_copy(y, 1.0);
+  const std::string expected =
+      "recur::project: Gegenbauer's p_1 is identically 0 (its leading coefficient vanishes for "
+      "these parameters), so no coefficients of N = 3 terms in it exist; use N = 1, or its "
+      "orthonormal variant GegenbauerNormalized";
+  EXPECT_EQ(invalid_argument_message(
+                [&] { recur::project(space, recur::Gegenbauer{0}, nodes, weights, f, c); }),
+            expected);
+  EXPECT_EQ(invalid_argument_message([&] { recur::fit(space, recur::Gegenbauer{0}, x, y, 3, c); }),
+            "recur::fit: " + expected.substr(std::string("recur::project: ").size()));
 }
 
 }  // namespace edges_test

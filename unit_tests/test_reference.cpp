@@ -133,7 +133,7 @@ void check_against_references(bool scan) {
     std::vector<T> xs;
     for (const auto& p : f.points) xs.push_back(T(p.x));
     const auto h = evaluate_file<TypeParam>(f, xs, checked_N.back(), scan);
-    std::array<double, 4> worst_local{}, worst_plain{};
+    std::array<double, 4> worst_local{}, worst_plain{}, worst_ulp{};
     std::array<int, 4> not_finite{}, not_infinite{};
     for (const auto& e : f.entries) {
       int k = 0;
@@ -157,6 +157,13 @@ void check_against_references(bool scan) {
       worst_local[k] = std::max(worst_local[k], double(error / std::max(e.local, floor)));
       worst_plain[k] =
           std::max(worst_plain[k], double(error / std::max(std::fabs(e.value), floor)));
+      // In units in the last place of the value, away from zeros of the row
+      // (|p_n| at least half its neighbours') and from its smallest values.
+      if (std::fabs(e.value) >= e.local / 2 && std::fabs(e.value) >= floor) {
+        const long double ulp = std::ldexp(
+            1.0L, std::ilogb(e.value) - (std::numeric_limits<T>::digits - 1));
+        worst_ulp[k] = std::max(worst_ulp[k], double(error / ulp));
+      }
     }
     for (int k = 0; k < 4; ++k) {
       EXPECT_EQ(not_finite[k], 0) << f.name << " N=" << checked_N[k];
@@ -171,7 +178,7 @@ void check_against_references(bool scan) {
         std::ofstream report(report_path, std::ios::app);
         report << f.name << '\t' << (std::is_same_v<T, float> ? "float" : "double") << '\t'
                << checked_N[k] << '\t' << worst_local[k] << '\t' << worst_plain[k] << '\t'
-               << not_finite[k] << '\n';
+               << not_finite[k] << '\t' << worst_ulp[k] << '\n';
       }
     }
   }

@@ -90,6 +90,16 @@ struct has_norm_ratio_in<
     R, Family, std::void_t<decltype(std::declval<const Family&>().template norm_ratio<R>(0))>>
     : std::true_type {};
 
+// A family may give its orthonormal variant's coefficients in closed form
+// (Gegenbauer, whose general form is 0/0 at lambda = 0).
+template <class R, class Family, class = void>
+struct has_normalized_coefficients : std::false_type {};
+template <class R, class Family>
+struct has_normalized_coefficients<
+    R, Family,
+    std::void_t<decltype(std::declval<const Family&>().template normalized_coefficients<R>(0))>>
+    : std::true_type {};
+
 template <class R, class Family>
 ThreeTermCoefficients<R> coefficients_in(const Family& family, int n) {
   if constexpr (has_coefficients_in<R, Family>::value) {
@@ -126,7 +136,9 @@ struct Normalized : Family {
   template <class R = long double>
   ThreeTermCoefficients<R> coefficients(int n) const {
     using std::sqrt;
-    const Family& family        = *this;
+    const Family& family = *this;
+    if constexpr (impl::has_normalized_coefficients<R, Family>::value)
+      return family.template normalized_coefficients<R>(n);
     const ThreeTermCoefficients<R> k = impl::coefficients_in<R>(family, n);
     const R up   = sqrt(impl::norm_ratio_in<R>(family, n));  // sqrt(h_{n+1}/h_n)
     const R down = n > 0 ? sqrt(impl::norm_ratio_in<R>(family, n - 1)) : R(1);  // sqrt(h_n/h_{n-1})
@@ -417,15 +429,33 @@ struct Gegenbauer {
     return std::exp(0.5L * std::log(3.14159265358979323846264338327950288L) +
                     std::lgamma(l + 0.5L) - std::lgamma(l + 1));
   }
-  void check_normalizable() const {
-    impl::require_parameter("GegenbauerNormalized", "lambda", lambda, lambda != 0,
-                            "> -1/2 and not 0 (C_n^(0) = 0 for n >= 1; the "
-                            "orthonormal limit is ChebyshevTNormalized)");
+  // The orthonormal recurrence with the factors of lambda cancelled, so that
+  // lambda = 0 gives its limit, the orthonormal Chebyshev T_n (the weight
+  // (1-x²)^(-1/2) has orthonormal polynomials although every C_n^(0) with
+  // n >= 1 is 0):
+  //   a_0 = ±sqrt(2 (lambda + 1)),
+  //   a_n = 2 sqrt((n+lambda)(n+lambda+1) / ((n+1)(n+2 lambda))),
+  //   c_1 = ±sqrt((2+lambda) / (1+2 lambda)),
+  //   c_n = sqrt((n+2 lambda-1) n (n+lambda+1) / ((n+1)(n+2 lambda)(n+lambda-1))).
+  template <class R = long double>
+  ThreeTermCoefficients<R> normalized_coefficients(int n) const {
+    using std::sqrt;
+    const R l = R(lambda);
+    // For lambda < 0 every C_n^(lambda), n >= 1, has the sign of lambda: a_0
+    // and c_1 carry it.
+    const R sign = R(lambda < 0 ? -1 : 1);
+    if (n == 0) return {sign * sqrt(R(2) * (l + R(1))), R(0), R(0)};
+    const R m = R(n) + R(2) * l;  // n + 2 lambda > 0 for n >= 1
+    const R a = R(2) * sqrt((R(n) + l) * (R(n + 1) + l) / (R(n + 1) * m));
+    if (n == 1) return {a, R(0), sign * sqrt((R(2) + l) / (R(1) + R(2) * l))};
+    return {a, R(0),
+            sqrt((m - R(1)) * R(n) * (R(n + 1) + l) / (R(n + 1) * m * (R(n - 1) + l)))};
   }
 };
 
 /// Gegenbauer polynomials orthonormal for the density proportional to
-/// (1-x²)^(lambda-1/2) on [-1, 1]. Needs lambda > -1/2, lambda != 0.
+/// (1-x²)^(lambda-1/2) on [-1, 1]. Needs lambda > -1/2; at lambda = 0 it is
+/// the limit ChebyshevTNormalized.
 using GegenbauerNormalized = Normalized<Gegenbauer>;
 
 }  // namespace recur

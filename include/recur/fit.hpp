@@ -110,6 +110,12 @@ void run_fit(const ExecSpace& space, const Family& family, const XView& x, const
                                   " entries but x has " + std::to_string(M) +
                                   "; one weight per point");
   }
+  // Coefficients come back from the orthonormal basis as c_k = c^_k / s_k
+  // (p_k = s_k q_k): the factors 1 / s_k, checked before any work is done.
+  std::vector<double> inverse_scale(N, 1.0);
+  if constexpr (has_norm_ratio<Family>::value && is_three_term_family<Family>::value &&
+                !is_normalized<Family>::value)
+    inverse_scale = inverse_orthonormal_scales<double>(family, N, where);
   ScopedRegion region("recur::fit");
   using MemorySpace = typename ExecSpace::memory_space;
   using Matrix      = Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace>;
@@ -154,10 +160,6 @@ void run_fit(const ExecSpace& space, const Family& family, const XView& x, const
   }
   auto host = Kokkos::create_mirror_view(coefficients);
   std::vector<long double> solution(N);
-  std::vector<double> inverse_scale(N, 1.0);
-  if constexpr (has_norm_ratio<Family>::value && is_three_term_family<Family>::value &&
-                !is_normalized<Family>::value)
-    inverse_scale = inverse_orthonormal_scales<double>(family, N);
   for (std::int64_t j = 0; j < K; ++j) {
     for (int k = N - 1; k >= 0; --k) {
       long double sum = at(k, N + int(j));

@@ -110,6 +110,10 @@ void project(const ExecSpace& space, const Family& family, const NodesView& node
     throw std::invalid_argument(where + "f has " + std::to_string(impl::columns(f)) +
                                 " columns but coefficients has " + std::to_string(K) +
                                 "; both have one column per function");
+  // p_k = s_k q_k: the factors 1 / s_k (checked before any work is done).
+  std::vector<T> inverse;
+  if constexpr (!impl::is_normalized<Family>::value)
+    inverse = impl::inverse_orthonormal_scales<T>(family, int(N), where);
   impl::ScopedRegion region("recur::project");
   using Matrix = Kokkos::View<T**, Kokkos::LayoutLeft, MemorySpace>;
   Matrix V(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::V"), n, N);
@@ -128,7 +132,6 @@ void project(const ExecSpace& space, const Family& family, const NodesView& node
   impl::transpose_product(space, V, g, coefficients);
 
   if constexpr (!impl::is_normalized<Family>::value) {
-    const auto inverse = impl::inverse_orthonormal_scales<T>(family, int(N));
     Kokkos::View<T*, MemorySpace> scale(
         Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::scale"), N);
     Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(

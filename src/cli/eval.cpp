@@ -109,12 +109,6 @@ int run_eval(const Arguments& arguments) {
     job.chunk_rows = std::size_t(parse_integer("chunk", *chunk, 1, LLONG_MAX, "ROWS"));
   const bool strict = arguments.has("strict");
 
-  if (job.policy == "scan")
-    visit_family(job.family, [](const auto& family) {
-      if (!scannable<std::decay_t<decltype(family)>>())
-        throw UsageError("--policy scan needs a linear recurrence (a three-term family or "
-                         "power_sums); use --policy auto or thread for this family");
-    });
   if (derivative_path && (job.policy == "staged" || job.policy == "scan"))
     throw UsageError("--derivative needs --policy auto or thread; " + job.policy +
                      " does not fill derivatives");
@@ -143,7 +137,7 @@ int run_eval(const Arguments& arguments) {
       throw std::runtime_error("x holds " + count +
                                "; --strict refuses them: remove those rows, or drop --strict to "
                                "compute them as data");
-    warn("x holds " + count + "; their rows hold what the recurrence gives (NaN for NaN)");
+    warn("x holds " + count + "; their rows are NaN");
   }
 
   const npy::DType type = dtype.empty()        ? x.dtype

@@ -15,13 +15,6 @@
 
 namespace recur::cli {
 
-/// Whether recur::ScanAlongN applies to Family (a linear recurrence).
-template <class Family>
-constexpr bool scannable() {
-  return recur::impl::has_scan_form<
-      recur::impl::kernel_t<double, Kokkos::DefaultExecutionSpace, Family>>::value;
-}
-
 /// Calls run(policy) with the policy object `name` names.
 template <class Family, class Run>
 void with_policy(const std::string& name, const Run& run) {
@@ -30,10 +23,10 @@ void with_policy(const std::string& name, const Run& run) {
   } else if (name == "staged") {
     run(Staged{});
   } else if (name == "scan") {
-    if constexpr (scannable<Family>())
-      run(ScanAlongN{});
-    else
-      throw UsageError("--policy scan needs a linear recurrence (a three-term family or power_sums)");
+    // Every family of the command is a linear recurrence (three-term or power sums).
+    static_assert(recur::impl::has_scan_form<
+                  recur::impl::kernel_t<double, Kokkos::DefaultExecutionSpace, Family>>::value);
+    run(ScanAlongN{});
   } else {
     run(Auto{});
   }

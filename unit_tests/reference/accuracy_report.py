@@ -3,9 +3,10 @@
 (from the unit tests' report) next to other libraries' (from
 docs/data/accuracy-libraries.md, made by compare_libraries.py).
 
-    RECUR_ACCURACY_REPORT=/tmp/recur-accuracy.tsv \\
-        build/openmp/unit_tests/recur_unit_tests --gtest_filter='Reference*'
-    unit_tests/reference/accuracy_report.py /tmp/recur-accuracy.tsv "<run description>"
+    RECUR_ACCURACY_REPORT=/tmp/recur-accuracy.tsv RECUR_EDGES_REPORT=/tmp/recur-edges.tsv \\
+        build/openmp/unit_tests/recur_unit_tests --gtest_filter='Reference*:Edges*'
+    unit_tests/reference/accuracy_report.py /tmp/recur-accuracy.tsv /tmp/recur-edges.tsv \\
+        "<run description>"
 """
 import re
 import sys
@@ -16,11 +17,25 @@ TOLERANCE = {"float": 2e-6, "double": 1e-13}
 
 
 def read_recur(path):
-    """{(file stem, precision, N): (local, row, non-finite)}"""
+    """{(file stem, precision, N): (local, row, non-finite, ulp)}"""
     out = {}
     for line in Path(path).read_text().splitlines():
-        stem, precision, n, local, row, bad = line.split("\t")
-        out[(stem, precision, int(n))] = (float(local), float(row), int(bad))
+        stem, precision, n, local, row, bad, ulp = line.split("\t")
+        out[(stem, precision, int(n))] = (float(local), float(row), int(bad), float(ulp))
+    return out
+
+
+def read_edges(path):
+    """[(family, alpha, beta, lambda, x, N, precision, ulp, beyond)] in file order,
+    each case once per precision."""
+    out, seen = [], set()
+    for line in Path(path).read_text().splitlines():
+        family, a, b, l, x, n, precision, ulp, beyond = line.split("\t")
+        key = (family, a, b, l, x, n, precision)
+        if key not in seen:
+            seen.add(key)
+            out.append((family, float(a), float(b), float(l), x, int(n), precision, float(ulp),
+                        int(beyond)))
     return out
 
 
@@ -44,8 +59,13 @@ def fmt(x):
     return "0" if x == 0 else f"{x:.1e}"
 
 
-def main(report, run):
+def ulps(x):
+    return "0" if x == 0 else (f"{x:.2f}" if x < 10 else f"{x:.0f}")
+
+
+def main(report, edges_report, run):
     recur = read_recur(report)
+    edges = read_edges(edges_report)
     libraries = read_libraries()
     stems = sorted({k[0] for k in recur})
     titles = sorted({k[0] for k in libraries})
@@ -66,9 +86,14 @@ def main(report, run):
         "- *row*: |got − ref| / max(|ref|, 1e-3 · rowmax_N), rowmax_N = max over n < N of |p_n(x)|;",
         "- *local*: |got − ref| / max(local, 1e-3 · rowmax_N), local = max(|p_{n−1}|, |p_n|, |p_{n+1}|);",
         "",
-        "denominators never below the precision's smallest normal number. Values beyond the",
-        "precision's range are not measured; a non-finite result where the true value is",
-        "representable fails the test.",
+        "denominators never below the precision's smallest normal number; and, reported, not",
+        "asserted:",
+        "",
+        "- *ulp*: |got − ref| in units in the last place of ref in the output's type, over the",
+        "  values away from zeros of the row (|p_n| ≥ local / 2) and not below 1e-3 · rowmax_N.",
+        "",
+        "Values beyond the precision's range must come out as ±inf with the true sign (the",
+        "tests assert it); a non-finite result where the true value is representable fails.",
         "",
         "The *local* scale is the fair one for a recurrence run in the output's own",
         "precision: it carries the pair (p_{n−1}, p_n), so its rounding at step n is",
@@ -77,17 +102,18 @@ def main(report, run):
         "against the neighbours). The other libraries are measured on both scales too.",
         "",
         "How: three-term recurrences run in double for float results and in double-double",
-        "arithmetic for double results, with coefficients tabulated from long double; the",
-        "result is rounded once. Near x = ±1 rounding errors grow like n², so a plain",
-        "double recurrence is off by up to 1e-10 at N = 2000 (scipy's `eval_chebyt` there:",
-        "1.1e-10), and a plain float one by 1e-1.",
+        "arithmetic for double results, with coefficients tabulated in double-double on the",
+        "host (long double, 64 bits, left P_n(1) ≠ 1 from n = 417 and up to 24 ulp at",
+        "n = 1999); the result is rounded once. Near x = ±1 rounding errors grow like n², so",
+        "a plain double recurrence is off by up to 1e-10 at N = 2000 (scipy's `eval_chebyt`",
+        "there: 1.1e-10), and a plain float one by 1e-1.",
         "",
         f"Run: {run}",
         "",
         "## recur, worst error per family, precision and N",
         "",
-        "| family | N | double local | double row | float local | float row | non-finite |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| family | N | double local | double row | double ulp | float local | float row | float ulp | non-finite |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for stem in stems:
         for n in (16, 64, 256, 2000):
@@ -95,8 +121,8 @@ def main(report, run):
             f = recur.get((stem, "float", n))
             if not d or not f:
                 continue
-            lines.append(f"| {stem} | {n} | {fmt(d[0])} | {fmt(d[1])} | {fmt(f[0])} | "
-                         f"{fmt(f[1])} | {d[2] + f[2]} |")
+            lines.append(f"| {stem} | {n} | {fmt(d[0])} | {fmt(d[1])} | {ulps(d[3])} | "
+                         f"{fmt(f[0])} | {fmt(f[1])} | {ulps(f[3])} | {d[2] + f[2]} |")
     lines += [
         "",
         "## Side by side at N = 2000 (local metric; non-finite results in parentheses)",
@@ -126,10 +152,54 @@ def main(report, run):
         "returned as NaN, Jacobi and Gegenbauer at x = ±1.5 returned as inf or NaN",
         "below double's limit.",
     ]
+    lines += [
+        "",
+        "## At the edges of the ranges",
+        "",
+        "`unit_tests/reference/edges.txt` (`generate.py --edges`: the families' recurrences at",
+        "150 digits, values and first derivatives) holds rows chosen to leave float's and",
+        "double's range, x given as doubles (not float32), and parameters near their limits.",
+        "`test_edges.cpp` evaluates each through every policy, with dV, and as series with",
+        "unit coefficients, in float and double, both layouts; what it asserts:",
+        "",
+        "- values beyond the output type's range are ±inf with the true sign, never NaN; values",
+        "  inside it are within the tolerance above, also further along a row that left the",
+        "  range (a recurrence's state carries its own binary exponent once it passes 2^256,",
+        "  so double's range never overflows in the working precision);",
+        "- x enters at its own precision: a double x with float results gives float(p_n(x)),",
+        "  not p_n(float(x)) (T_1999(0.999999) = −0.950927, against −0.956552 at the float",
+        "  nearest 0.999999);",
+        "- a row's bits depend on its x alone: not on the policy (ScanAlongN aside, which",
+        "  composes chunks and agrees to rounding), the row's place in a batch (the lanes of a",
+        "  lockstep block), the batch's length (a stream's chunks) or whether x came as float",
+        "  or as the same number in double;",
+        "- NaN, ±inf and |x| > 2^256 (outside recur's domain) give NaN in every entry of their",
+        "  row, p_0 included (scipy.special gives NaN for NaN; numpy's `*vander` NaN for both);",
+        "- at the parameters' limits (α, β → −1, λ → −1/2, λ = 0 and near it, Laguerre α = 100,",
+        "  Jacobi(40, −0.5)) Gauss rules, projections and fits are exact to 1e-12 / 1e-10;",
+        "  Gegenbauer at λ = 0, whose C_n^(0) vanish for n ≥ 1, has Chebyshev's Gauss rule, and",
+        "  `GegenbauerNormalized{0}` is `ChebyshevTNormalized` bit for bit, while project and",
+        "  fit in the vanishing basis itself throw, naming the orthonormal variant.",
+        "",
+        "Worst error of ThreadPerX in ulp of the value (away from zeros, as above) and how",
+        "many of the stored values were beyond the type's range (all of them ±inf):",
+        "",
+        "| family | parameters | x | N | double ulp | double beyond | float ulp | float beyond |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    by_case = {}
+    for family, a, b, l, x, n, precision, ulp, beyond in edges:
+        by_case.setdefault((family, a, b, l, x, n), {})[precision] = (ulp, beyond)
+    for (family, a, b, l, x, n), v in by_case.items():
+        params = ", ".join(f"{k} = {p:g}" for k, p in (("α", a), ("β", b), ("λ", l))
+                           if p != 0 or (k == "λ" and family.startswith("gegenbauer")))
+        d, f = v.get("double", (0, 0)), v.get("float", (0, 0))
+        lines.append(f"| {family} | {params} | {x} | {n} | {ulps(d[0])} | {d[1]} | "
+                     f"{ulps(f[0])} | {f[1]} |")
     (ROOT / "docs/accuracy.md").write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) != 4:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], sys.argv[3])

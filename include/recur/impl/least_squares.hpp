@@ -37,13 +37,21 @@ struct has_norm_ratio<Family,
 // coefficients give s_k = p_0 prod_{j<k} a_j / a^_j. Returned as 1 / s_k in
 // T, kept as mantissa and exponent on the way so that the Hermite families'
 // s_k (sqrt(2^k k!)) never overflow: 1 / s_k underflows to 0 where it must.
+// A family whose p_k vanish identically (Gegenbauer at lambda = 0, where
+// C_k^(0) = 0 for k >= 1) has no coefficients to give: `where` throws.
 template <class T, class Family>
-std::vector<T> inverse_orthonormal_scales(const Family& family, int N) {
+std::vector<T> inverse_orthonormal_scales(const Family& family, int N, const std::string& where) {
   const auto basis = orthonormal(family);
   std::vector<T> inverse(N);
   long double mantissa = family.initial() / basis.initial();
   long exponent        = 0;
   for (int k = 0; k < N; ++k) {
+    if (!(std::isfinite(mantissa) && mantissa != 0))
+      throw std::invalid_argument(
+          where + std::string(Family::name()) + "'s p_" + std::to_string(k) +
+          " is identically 0 (its leading coefficient vanishes for these parameters), so no "
+          "coefficients of N = " + std::to_string(N) + " terms in it exist; use N = " +
+          std::to_string(k) + ", or its orthonormal variant " + Family::normalized_name());
     int e = 0;
     mantissa = std::frexp(mantissa, &e);
     exponent += e;

@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <type_traits>
 
 namespace recur::impl {
@@ -210,7 +209,10 @@ KOKKOS_FORCEINLINE_FUNCTION double scaled_value(const W& u0, int e) {
 // A quiet NaN of either number.
 template <class W>
 KOKKOS_FORCEINLINE_FUNCTION W not_a_number() {
-  return constant<W>(std::numeric_limits<double>::quiet_NaN());
+  const std::uint64_t bits = 0x7ff8000000000000ull;  // (numeric_limits is host-only on CUDA)
+  double nan;
+  std::memcpy(&nan, &bits, sizeof nan);
+  return constant<W>(nan);
 }
 // Whether x is inside the domain (finite and |x| <= 2^256).
 KOKKOS_FORCEINLINE_FUNCTION bool in_domain(double x) {
