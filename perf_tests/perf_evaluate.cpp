@@ -128,19 +128,27 @@ struct ArithmeticOnly {
   int N;
 
   void operator()(std::int64_t block) const {
+    using Lockstep = recur::impl::LockstepRows<B, false, T, Scan, Kokkos::View<const T*, Kokkos::HostSpace>,
+                                               Kokkos::View<T**, Kokkos::HostSpace>>;
+    using W = typename Scan::number_type;
     double xs[B];
-    typename Scan::state_type s[B];
+    W u0[B], u1[B];
+    int e[B];
+    bool scaled = false;
     for (int r = 0; r < B; ++r) {
       xs[r] = double(x(block * B + r));
-      scan.start(xs[r], s[r]);
-      T value = T(scan.output(s[r]));
+      typename Scan::state_type t;
+      scan.start(xs[r], t);
+      u0[r] = t.u0, u1[r] = t.u1, e[r] = t.e;
+      T value = T(scan.output(t));
       benchmark::DoNotOptimize(value);
     }
     for (int n = 0; n + 1 < N; ++n) {
-      const typename Scan::step_type k = scan.load(n);
+      Lockstep::advance(scan, xs, scan.load(n), u0, u1);
+      if (n % Scan::check_period == Scan::check_period - 1)
+        Lockstep::check(u0, u1, e, scaled);
       for (int r = 0; r < B; ++r) {
-        scan.advance(xs[r], k, s[r]);
-        T value = T(scan.output(s[r]));
+        T value = Lockstep::template value<false>(scan, u0, u1, e, r);
         benchmark::DoNotOptimize(value);
       }
     }

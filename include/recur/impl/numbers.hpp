@@ -142,8 +142,9 @@ KOKKOS_FORCEINLINE_FUNCTION int binary_exponent(double v) {
 // three-term recurrence, or (sum, power) of power sums. Recurrences that
 // grow (|x| > 1 for the Jacobi-type families, large |x| for Hermite and
 // Laguerre) would overflow double, and the next step would form inf - inf =
-// NaN; instead, whenever |u0| passes 2^256 the pair is scaled down to [1, 2)
-// and e counts the scaling. A store then writes u0 2^e: ±inf in V's type
+// NaN; instead, once the pair passes 2^256 (looked at every few steps:
+// for_steps, scan_form.hpp) it is scaled down to [1, 2) and e counts the
+// scaling. A store then writes u0 2^e: ±inf in V's type
 // where the value is beyond its range, the value itself where it is
 // representable again further along. Rows whose values stay below 2^256 (all
 // usual ones) never scale and store u0 itself. The exponent saturates at
@@ -183,15 +184,7 @@ KOKKOS_INLINE_FUNCTION void shrink(Scaled<W>& s, double larger) {
   s.e = saturate_exponent((long long)s.e + k);
 }
 
-// After a step: u1 was u0 a step before, so only u0 can have passed the
-// limit.
-template <class W>
-KOKKOS_FORCEINLINE_FUNCTION void keep_in_range(Scaled<W>& s) {
-  const double v = kokkos_math::fabs(to_double(s.u0));
-  if (v > scaled_limit) shrink(s, v);
-}
-// After a product of states (ScanAlongN's transfer matrices): either
-// component may have.
+// Scales s down if either component passed the limit.
 template <class W>
 KOKKOS_FORCEINLINE_FUNCTION void keep_both_in_range(Scaled<W>& s) {
   const double a = kokkos_math::fabs(to_double(s.u0)), b = kokkos_math::fabs(to_double(s.u1));

@@ -102,10 +102,16 @@ KOKKOS_FUNCTION Transfer<typename Scan::number_type> chunk_transfer(const Scan& 
                                                                     int begin, int end) {
   using W = typename Scan::number_type;
   Scaled<W> a{constant<W>(1), constant<W>(0), 0}, b{constant<W>(0), constant<W>(1), 0};
-  for_steps(scan, begin, end, [&](int, const typename Scan::step_type& k) {
-    scan.advance(x, k, a);
-    scan.advance(x, k, b);
-  });
+  for_steps(
+      scan, begin, end, scan.checks_every_step(x),
+      [&](int, const typename Scan::step_type& k) {
+        scan.advance(x, k, a);
+        scan.advance(x, k, b);
+      },
+      [&] {
+        keep_both_in_range(a);
+        keep_both_in_range(b);
+      });
   return {a, b};
 }
 // For power sums (1, 0) is a fixed point, so only the image of (0, 1) needs
@@ -113,7 +119,7 @@ KOKKOS_FUNCTION Transfer<typename Scan::number_type> chunk_transfer(const Scan& 
 KOKKOS_INLINE_FUNCTION Transfer<double> chunk_transfer(const PowerSumsScan& scan, double x,
                                                        int begin, int end) {
   Transfer<double> m{{1, 0, 0}, {0, 1, 0}};
-  for (int n = begin; n < end; ++n) scan.advance(x, scan.load(n), m.c1);
+  advance_through(scan, x, begin, end, m.c1, [](int) {});
   return m;
 }
 
@@ -309,11 +315,8 @@ struct ChunkOutputs {
     const double xi       = double(x(i));
     Scaled<W> s           = starts(level.at(i, c));
     V(i, shape.begin(c)) = T(scan.output(s));
-    for_steps(scan, shape.begin(c), shape.end(c) - 1,
-              [&](int n, const typename Scan::step_type& k) {
-                scan.advance(xi, k, s);
-                V(i, n + 1) = T(scan.output(s));
-              });
+    advance_through(scan, xi, shape.begin(c), shape.end(c) - 1, s,
+                    [&](int n) { V(i, n) = T(scan.output(s)); });
   }
 };
 

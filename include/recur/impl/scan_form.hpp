@@ -8,7 +8,11 @@
 //   load(n)                          what step n needs (a step_type, e.g. a
 //                                    three-term family's coefficients)
 //   advance(x, load(n), state)       the state at n to the state at n + 1
+//                                    (arithmetic only: see for_steps)
 //   output(state)                    the value at n, as a double
+//   checks_every_step(x)             whether the state at x must be brought
+//                                    below the scaling limit after every step
+//   check_period                     else after how many steps
 //   lookahead                        how many loads for_steps issues ahead
 // Every policy runs a scan form through these calls alone, in the same order
 // of operations, so a row's values do not depend on the policy, the lane of
@@ -24,7 +28,22 @@
 
 namespace recur::impl {
 
-// Runs `step(n, k)` for n = begin, ..., end - 1 in order, k = scan.load(n).
+// States are brought back below the scaling limit (keep_both_in_range) once
+// every Scan::check_period steps. From a state below 2^256 no value can
+// overflow double within that many steps where one step grows a state by
+// less than 2^(760 / period): three-term families check every 8 steps where
+// |a x + b| + |c| < 2^95 (|x| <= 2^64 and coefficients of usual size), power
+// sums every 32 where 1 + |x| < 2^17; other rows (checks_every_step) after
+// every step. Checking once a block rather than every step kept the CPU's
+// lockstep loops vectorized and the scalar ones as fast as before the
+// exponent existed (docs/performance.md). Where the checks fall changes no
+// value: a state scaled by a power of two rounds exactly as before, scaled.
+inline constexpr double unchecked_x      = 0x1p64;
+inline constexpr double unchecked_growth = 0x1p95;
+
+// Runs `step(n, k)` for n = begin, ..., end - 1 in order, k = scan.load(n),
+// and `check()` after every Scan::check_period steps and every step of the tail (or
+// after every step when `every_step`).
 // The loads go out `Scan::lookahead` at a time, ahead of the steps that use
 // them: a step's coefficient load otherwise waits behind the previous step's
 // store to V (the compiler cannot tell that they never alias), and the
@@ -32,19 +51,40 @@ namespace recur::impl {
 // most common stall of the three-term ScanAlongN passes; loading ahead took
 // their output pass from 609 to 532 us (docs/performance.md). The arithmetic
 // is unchanged, so the values are too.
-template <class Scan, class Step>
-KOKKOS_FORCEINLINE_FUNCTION void for_steps(const Scan& scan, int begin, int end,
-                                           const Step& step) {
-  constexpr int U = Scan::lookahead;
-  int n           = begin;
-  if constexpr (U > 1) {
-    for (; n + U <= end; n += U) {
-      typename Scan::step_type k[U];
-      for (int j = 0; j < U; ++j) k[j] = scan.load(n + j);
-      for (int j = 0; j < U; ++j) step(n + j, k[j]);
+template <class Scan, class Step, class Check>
+KOKKOS_FORCEINLINE_FUNCTION void for_steps(const Scan& scan, int begin, int end, bool every_step,
+                                           const Step& step, const Check& check) {
+  constexpr int U = Scan::lookahead, check_period = Scan::check_period;
+  static_assert(check_period % U == 0, "recur: a scan form's lookahead must divide its check period");
+  int n = begin;
+  if (!every_step) {
+    for (; n + check_period <= end; n += check_period) {
+      for (int j0 = 0; j0 < check_period; j0 += U) {
+        typename Scan::step_type k[U];
+        for (int j = 0; j < U; ++j) k[j] = scan.load(n + j0 + j);
+        for (int j = 0; j < U; ++j) step(n + j0 + j, k[j]);
+      }
+      check();
     }
   }
-  for (; n < end; ++n) step(n, scan.load(n));
+  for (; n < end; ++n) {
+    step(n, scan.load(n));
+    check();
+  }
+}
+
+// Carries `s` from term begin to term end of the recurrence at x, calling
+// put(n + 1) once s holds term n + 1.
+template <class Scan, class Put>
+KOKKOS_FORCEINLINE_FUNCTION void advance_through(const Scan& scan, double x, int begin, int end,
+                                                 typename Scan::state_type& s, const Put& put) {
+  for_steps(
+      scan, begin, end, scan.checks_every_step(x),
+      [&](int n, const typename Scan::step_type& k) {
+        scan.advance(x, k, s);
+        put(n + 1);
+      },
+      [&] { keep_both_in_range(s); });
 }
 
 // One round of a staged pass (Staged's long rows, ScanAlongN's row-slice
@@ -56,11 +96,9 @@ template <class T, class Scan>
 KOKKOS_FORCEINLINE_FUNCTION void stage_terms(const Scan& scan, double x, int first, int last,
                                              int end, typename Scan::state_type& s, T* out) {
   if (first < last) out[0] = T(scan.output(s));
-  for_steps(scan, first, last < end ? last : end - 1,
-            [&](int n, const typename Scan::step_type& k) {
-              scan.advance(x, k, s);
-              if (n + 1 < last) out[n + 1 - first] = T(scan.output(s));
-            });
+  advance_through(scan, x, first, last < end ? last : end - 1, s, [&](int n) {
+    if (n < last) out[n - first] = T(scan.output(s));
+  });
 }
 
 // A whole row: s(n) for n < s.size().
@@ -69,23 +107,19 @@ KOKKOS_FORCEINLINE_FUNCTION void scan_fill(const Scan& scan, double x, const Sli
   typename Scan::state_type state;
   scan.start(x, state);
   s(0) = T(scan.output(state));
-  for_steps(scan, 0, s.size() - 1, [&](int n, const typename Scan::step_type& k) {
-    scan.advance(x, k, state);
-    s(n + 1) = T(scan.output(state));
-  });
+  advance_through(scan, x, 0, s.size() - 1, state, [&](int n) { s(n) = T(scan.output(state)); });
 }
 
 // PowerSums as a linear recurrence: (s_n, x^(n+1)), s_{n+1} = s_n + x x^(n+1),
-// summed in double whatever V holds. Its steps need nothing loaded. Only the
-// sum is watched against the scaling limit: for |x| >= 1, |s_n| >= |x^(n+1)| / 2
-// (and for |x| < 1 neither grows), so the power stays below 2^258 and the
-// next step cannot overflow.
+// summed in double whatever V holds. Its steps need nothing loaded; one grows
+// the state by at most 1 + |x|.
 struct PowerSumsScan {
   struct Nothing {};
   using number_type = double;
   using state_type  = Scaled<double>;
   using step_type   = Nothing;
-  static constexpr int lookahead = 1;
+  static constexpr int lookahead    = 1;
+  static constexpr int check_period = 32;
   KOKKOS_FUNCTION void start(double x, state_type& s) const {
     s.u0 = in_domain(x) ? x : not_a_number<double>();
     s.u1 = x;
@@ -95,7 +129,9 @@ struct PowerSumsScan {
   KOKKOS_FORCEINLINE_FUNCTION void advance(double x, step_type, state_type& s) const {
     s.u1 *= x;
     s.u0 += s.u1;
-    keep_in_range(s);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static bool checks_every_step(double x) {
+    return !(kokkos_math::fabs(x) <= 0x1p16);
   }
   KOKKOS_FORCEINLINE_FUNCTION static double output(const state_type& s) {
     return scaled_value(s.u0, s.e);

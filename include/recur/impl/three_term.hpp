@@ -66,6 +66,9 @@ struct ThreeTermKernel {
   Kokkos::View<const ThreeTermCoefficients<W>*, MemorySpace> coefficients;
   W initial;
   Prefactor prefactor;
+  // Coefficients so large (|a| 2^64 + |b| + |c| >= 2^95) that states are
+  // checked every step whatever x is (for_steps, scan_form.hpp).
+  bool large_coefficients;
 
   static constexpr bool has_prefactor = !std::is_same_v<Prefactor, NoPrefactor>;
   // Step n needs coefficients(n); for_steps loads `lookahead` of them at once
@@ -73,7 +76,8 @@ struct ThreeTermKernel {
   using number_type = W;
   using state_type  = Scaled<W>;
   using step_type   = ThreeTermCoefficients<W>;
-  static constexpr int lookahead = std::is_same_v<W, double> ? 8 : 4;
+  static constexpr int lookahead    = std::is_same_v<W, double> ? 8 : 4;
+  static constexpr int check_period = 8;
 
   KOKKOS_FUNCTION void start(double x, state_type& s) const {
     s.u1 = W{};
@@ -105,7 +109,9 @@ struct ThreeTermKernel {
     const W next = step(affine(k.a, x, k.b), s.u0, k.c, s.u1);
     s.u1         = s.u0;
     s.u0         = next;
-    keep_in_range(s);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION bool checks_every_step(double x) const {
+    return large_coefficients || !(kokkos_math::fabs(x) <= unchecked_x);
   }
   KOKKOS_FORCEINLINE_FUNCTION static double output(const state_type& s) {
     return scaled_value(s.u0, s.e);
@@ -163,15 +169,22 @@ struct ThreeTermKernel {
 // so the last table made for each family type, working number and memory
 // space is kept, and reused while the family's parameters are the same and it
 // is long enough. Kept tables are released at Kokkos::finalize.
+template <class W, class MemorySpace>
+struct CoefficientTable {
+  Kokkos::View<const ThreeTermCoefficients<W>*, MemorySpace> table;
+  bool large;  // |a| 2^64 + |b| + |c| >= 2^95 for some step (scan_form.hpp)
+};
 template <class W, class ExecSpace, class Family>
-Kokkos::View<const ThreeTermCoefficients<W>*, typename ExecSpace::memory_space>
-coefficient_table(const ExecSpace& space, const Family& family, int N) {
+CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const ExecSpace& space,
+                                                                        const Family& family,
+                                                                        int N) {
   using MemorySpace = typename ExecSpace::memory_space;
   using Table       = Kokkos::View<ThreeTermCoefficients<W>*, MemorySpace>;
   struct Kept {
     bool valid = false;
     unsigned char key[sizeof(Family)];
     Table table;
+    bool large = false;
   };
   static std::mutex mutex;
   static Kept kept;
@@ -181,17 +194,20 @@ coefficient_table(const ExecSpace& space, const Family& family, int N) {
   const bool same_family =
       std::is_empty_v<Family> || std::memcmp(kept.key, &family, sizeof(Family)) == 0;
   if (kept.valid && same_family && kept.table.extent(0) >= terms)
-    return Kokkos::subview(kept.table, std::make_pair(std::size_t(0), terms));
+    return {Kokkos::subview(kept.table, std::make_pair(std::size_t(0), terms)), kept.large};
 
   Table table(Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
                                  "recur::evaluate::coefficients"),
               terms);
-  auto host = Kokkos::create_mirror_view(table);
+  auto host  = Kokkos::create_mirror_view(table);
+  bool large = false;
   for (int n = 0; n + 1 < N; ++n) {
     const ThreeTermCoefficients<Quad> k = coefficients_in<Quad>(family, n);
     from_real(k.a, host(n).a);
     from_real(k.b, host(n).b);
     from_real(k.c, host(n).c);
+    large = large || !(std::fabs(k.a.hi) * unchecked_x + std::fabs(k.b.hi) + std::fabs(k.c.hi) <
+                       unchecked_growth);
   }
   Kokkos::deep_copy(space, table, host);
   // The host mirror must outlive the (possibly asynchronous) copy.
@@ -199,6 +215,7 @@ coefficient_table(const ExecSpace& space, const Family& family, int N) {
   kept.valid = true;
   std::memcpy(kept.key, &family, sizeof(Family));
   kept.table = table;
+  kept.large = large;
   if (!hooked) {
     Kokkos::push_finalize_hook([] {
       std::lock_guard<std::mutex> release(mutex);
@@ -206,7 +223,7 @@ coefficient_table(const ExecSpace& space, const Family& family, int N) {
     });
     hooked = true;
   }
-  return table;
+  return {table, large};
 }
 
 // What runs per x for `family` with N terms in precision T: a direct family
@@ -230,9 +247,9 @@ auto make_kernel(const ExecSpace& space, const Family& family, int N) {
     W initial;
     from_real(family.initial(), initial);
     if constexpr (has_exponent<Family>::value) {
-      return ThreeTermKernel<W, MemorySpace, Family>{table, initial, family};
+      return ThreeTermKernel<W, MemorySpace, Family>{table.table, initial, family, table.large};
     } else {
-      return ThreeTermKernel<W, MemorySpace>{table, initial, {}};
+      return ThreeTermKernel<W, MemorySpace>{table.table, initial, {}, table.large};
     }
   }
 }
