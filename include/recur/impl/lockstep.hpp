@@ -89,7 +89,7 @@ struct LockstepRows {
   KOKKOS_FORCEINLINE_FUNCTION void store(std::int64_t i0, int rows, int n, const Numbers& u0,
                                          const Numbers& u1, const Exponents& e,
                                          bool scaled) const {
-    if (scaled) {
+    if (Packed || scaled) {  // GPUs: one path (a select per value) is enough
       store<true>(i0, rows, n, u0, u1, e);
     } else {
       store<false>(i0, rows, n, u0, u1, e);

@@ -108,25 +108,22 @@ KOKKOS_FORCEINLINE_FUNCTION DoubleDouble step(DoubleDouble f, DoubleDouble curre
 
 // ---------------------------------------------------------------------------
 // Binary exponents. v 2^k for any int k, rounded once where the result is a
-// normal number: 2^k is built from its bits (no library call), in at most
-// three factors when k is beyond one double's exponent range.
+// normal number: 2^k is built from its bits (no library call) as three
+// factors, each clamped to double's exponent range, with no branch (a GPU
+// kernel storing through a loop here ran at half the speed).
 KOKKOS_FORCEINLINE_FUNCTION double power_of_two(int k) {  // -1022 <= k <= 1023
   const std::uint64_t bits = std::uint64_t(k + 1023) << 52;
   double v;
   std::memcpy(&v, &bits, sizeof v);
   return v;
 }
-KOKKOS_INLINE_FUNCTION double times_power_of_two(double v, int k) {
-  for (int round = 0; round < 2 && k > 1023; ++round) {
-    v *= 0x1p1023;
-    k -= 1023;
-  }
-  for (int round = 0; round < 2 && k < -1022; ++round) {
-    v *= 0x1p-1022;
-    k += 1022;
-  }
-  k = k > 1023 ? 1023 : (k < -1022 ? -1022 : k);
-  return v * power_of_two(k);
+KOKKOS_FORCEINLINE_FUNCTION int clamp_exponent(int k) {
+  return k < -1022 ? -1022 : (k > 1023 ? 1023 : k);
+}
+KOKKOS_FORCEINLINE_FUNCTION double times_power_of_two(double v, int k) {
+  const int k1 = clamp_exponent(k), k2 = clamp_exponent(k - k1);
+  const int k3 = clamp_exponent(k - k1 - k2);  // |k| <= 2^28 + 2100: no int overflow
+  return v * power_of_two(k1) * power_of_two(k2) * power_of_two(k3);
 }
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble times_power_of_two(DoubleDouble v, int k) {
   return {times_power_of_two(v.hi, k), times_power_of_two(v.lo, k)};

@@ -96,7 +96,9 @@ struct ThreeTermKernel {
       double m = g.hi * 1.4426950408889634;  // / ln 2
       m = m > exponent_limit / 2 ? exponent_limit / 2 : (m < -exponent_limit / 2 ? -exponent_limit / 2 : m);
       m = double((long long)(m + (m >= 0 ? 0.5 : -0.5)));
-      const double r = ((g.hi - m * ln2_a) - m * ln2_b) - m * ln2_c + g.lo;
+      // Fused explicitly, so that no compiler contracts it differently in
+      // different kernels (a row's bits must not depend on the policy).
+      const double r = fma(-m, ln2_c, fma(-m, ln2_b, fma(-m, ln2_a, g.hi))) + g.lo;
       s.u0 = initial * kokkos_math::exp(r);
       s.e  = int(m);
     } else {
