@@ -126,9 +126,13 @@ struct PowerSumsScan {
     s.e  = 0;
   }
   KOKKOS_FORCEINLINE_FUNCTION step_type load(int) const { return {}; }
+  // The sum fused where the hardware fuses (explicitly: a compiler left to
+  // contract it chose differently in different kernels on the H200, and a
+  // row's bits then depended on the policy).
   KOKKOS_FORCEINLINE_FUNCTION void advance(double x, step_type, state_type& s) const {
-    s.u1 *= x;
-    s.u0 += s.u1;
+    const double power = s.u1 * x;
+    s.u0               = multiply_add(s.u1, x, s.u0);
+    s.u1               = power;
   }
   KOKKOS_FORCEINLINE_FUNCTION static bool checks_every_step(double x) {
     return !(kokkos_math::fabs(x) <= 0x1p16);
