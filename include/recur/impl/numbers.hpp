@@ -223,8 +223,6 @@ struct Quad {
   Quad() = default;
   Quad(double v) : hi(v) {}  // NOLINT: implicit, like the built-in numbers
   Quad(int v) : hi(double(v)) {}  // NOLINT
-  Quad(long v) : hi(double(v)) {}  // NOLINT: exact below 2^53
-  Quad(long long v) : hi(double(v)) {}  // NOLINT
   Quad(long double v) : hi(double(v)), lo(double(v - (long double)double(v))) {}  // NOLINT
   static Quad make(double hi, double lo) {
     Quad q;
@@ -233,8 +231,6 @@ struct Quad {
     q.lo = s.lo;
     return q;
   }
-  explicit operator long double() const { return (long double)hi + (long double)lo; }
-  explicit operator double() const { return hi + lo; }
 
   friend Quad operator-(const Quad& a) { return make(-a.hi, -a.lo); }
   friend Quad operator+(const Quad& a, const Quad& b) {
@@ -245,7 +241,7 @@ struct Quad {
   friend Quad operator-(const Quad& a, const Quad& b) { return a + -b; }
   friend Quad operator*(const Quad& a, const Quad& b) {
     const double p = a.hi * b.hi;
-    return make(p, std::fma(a.hi, b.hi, -p) + (a.hi * b.lo + a.lo * b.hi));
+    return make(p, product_error(a.hi, b.hi, p) + (a.hi * b.lo + a.lo * b.hi));
   }
   friend Quad operator/(const Quad& a, const Quad& b) {
     // Two Newton corrections of the double quotient.
@@ -263,13 +259,11 @@ struct Quad {
     const Quad residual = a - Quad(s) * Quad(s);
     return Quad(s) + Quad(residual.hi / (2 * s));
   }
-  friend Quad& operator+=(Quad& a, const Quad& b) { return a = a + b; }
-  friend bool operator<(const Quad& a, const Quad& b) {
-    return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
-  }
-  friend bool operator>(const Quad& a, const Quad& b) { return b < a; }
-  friend bool operator==(const Quad& a, const Quad& b) { return a.hi == b.hi && a.lo == b.lo; }
 };
+
+// The leading double of a coefficient.
+inline double leading(long double v) { return double(v); }
+inline double leading(const Quad& v) { return v.hi; }
 
 // Coefficients into the working number.
 inline void from_real(long double v, double& out) { out = double(v); }

@@ -165,9 +165,11 @@ struct ThreeTermKernel {
 };
 
 // The coefficient table of `family` for N terms in the working number W,
-// in MemorySpace. Tabulating runs on the host in double-double (Quad) for
-// recur's families and in long double for families that give only that,
-// about 20 ns a term (0.35 s at N = 2^24 on the H200's host, a thousand times the kernel),
+// in MemorySpace. Tabulating runs on the host, for double results in
+// double-double (Quad) where the family gives coefficients in it (recur's
+// do), else in long double: from 7 ns a term (long double) to 600 ns
+// (JacobiNormalized in Quad), 0.35 s at N = 2^24 on the H200's host for
+// long double, a thousand times the kernel,
 // so the last table made for each family type, working number and memory
 // space is kept, and reused while the family's parameters are the same and it
 // is long enough. Kept tables are released at Kokkos::finalize.
@@ -201,14 +203,20 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
   Table table(Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
                                  "recur::evaluate::coefficients"),
               terms);
+  // Double-double results need coefficients beyond long double's 64 bits;
+  // float results (run in double) do not, and long double is 5 to 30 times
+  // faster to tabulate (6.6 against 120 ns a term for HermiteENormalized, 22
+  // against 600 for JacobiNormalized on this project's 2-core CPU).
+  using R    = std::conditional_t<std::is_same_v<W, DoubleDouble>, Quad, long double>;
   auto host  = Kokkos::create_mirror_view(table);
   bool large = false;
   for (int n = 0; n + 1 < N; ++n) {
-    const ThreeTermCoefficients<Quad> k = coefficients_in<Quad>(family, n);
+    const ThreeTermCoefficients<R> k = coefficients_in<R>(family, n);
     from_real(k.a, host(n).a);
     from_real(k.b, host(n).b);
     from_real(k.c, host(n).c);
-    large = large || !(std::fabs(k.a.hi) * unchecked_x + std::fabs(k.b.hi) + std::fabs(k.c.hi) <
+    large = large || !(std::fabs(leading(k.a)) * unchecked_x + std::fabs(leading(k.b)) +
+                           std::fabs(leading(k.c)) <
                        unchecked_growth);
   }
   Kokkos::deep_copy(space, table, host);
