@@ -29,7 +29,8 @@ struct alignas(16) Pack {
 //  - On GPUs, for V whose columns are contiguous (LayoutLeft; B = 16 bytes
 //    of T): the block's values of each n go out as one 16-byte store, four
 //    times the bytes per store instruction of one x per thread (H200, float,
-//    M = 2^24, N = 32: 81-82 % of the fill against 75 %; docs/performance.md).
+//    M = 2^24, N = 32: 81-82 % of the fill against 75 %, before the scaled
+//    states cost three-term families half of it; docs/performance.md).
 // The arithmetic is that of one x at a time, so the values are the same, bit
 // for bit.
 // Packed (GPUs): V's columns are contiguous, and V(i0 .. i0 + B - 1, n) goes
