@@ -149,7 +149,7 @@ struct LockstepRows {
     }
     store(i0, rows, 0, u0, u1, e, scaled);
     if constexpr (Packed) {  // GPUs: coefficients loaded ahead (for_steps)
-      for_steps(
+      for_steps<true>(
           scan, 0, N - 1, every_step,
           [&](int n, const typename Scan::step_type& k) {
             advance(scan, xs, k, u0, u1);

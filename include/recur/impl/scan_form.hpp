@@ -51,7 +51,10 @@ inline constexpr double unchecked_growth = 0x1p95;
 // most common stall of the three-term ScanAlongN passes; loading ahead took
 // their output pass from 609 to 532 us (docs/performance.md). The arithmetic
 // is unchanged, so the values are too.
-template <class Scan, class Step, class Check>
+// Unroll: unrolled by force on GPUs (the lockstep kernel: left to itself, nvcc
+// kept its loaded-ahead coefficients in local memory, a 192-byte stack frame;
+// ptxas, docs/performance.md).
+template <bool Unroll = false, class Scan, class Step, class Check>
 KOKKOS_FORCEINLINE_FUNCTION void for_steps(const Scan& scan, int begin, int end, bool every_step,
                                            const Step& step, const Check& check) {
   constexpr int U = Scan::lookahead, check_period = Scan::check_period;
@@ -61,8 +64,19 @@ KOKKOS_FORCEINLINE_FUNCTION void for_steps(const Scan& scan, int begin, int end,
     for (; n + check_period <= end; n += check_period) {
       for (int j0 = 0; j0 < check_period; j0 += U) {
         typename Scan::step_type k[U];
-        for (int j = 0; j < U; ++j) k[j] = scan.load(n + j0 + j);
-        for (int j = 0; j < U; ++j) step(n + j0 + j, k[j]);
+        if constexpr (Unroll) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+          for (int j = 0; j < U; ++j) k[j] = scan.load(n + j0 + j);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+          for (int j = 0; j < U; ++j) step(n + j0 + j, k[j]);
+        } else {
+          for (int j = 0; j < U; ++j) k[j] = scan.load(n + j0 + j);
+          for (int j = 0; j < U; ++j) step(n + j0 + j, k[j]);
+        }
       }
       check();
     }
