@@ -180,14 +180,7 @@ struct PowerSums {
       ds(n)      = T(impl::scaled_value(dsum, e));
       power_less = power;
       power *= x;
-      const double a = impl::kokkos_math::fabs(power), b = impl::kokkos_math::fabs(dsum);
-      const double larger = a > b ? a : b;
-      if (larger > impl::scaled_limit) {
-        impl::Scaled<double> p{power, power_less, e}, q{sum, dsum, e};
-        impl::shrink(p, larger);
-        impl::shrink(q, larger);
-        power = p.u0, power_less = p.u1, sum = q.u0, dsum = q.u1, e = p.e;
-      }
+      impl::keep_together_in_range(e, impl::largest(power, dsum), power, power_less, sum, dsum);
     }
   }
 };

@@ -164,29 +164,40 @@ KOKKOS_FORCEINLINE_FUNCTION int saturate_exponent(long long e) {
   return int(e > exponent_limit ? exponent_limit : (e < -exponent_limit ? -exponent_limit : e));
 }
 
-// Scales s down to |larger| in [1, 2) (`larger` is the larger component's
-// leading double, above the limit).
+// The largest magnitude of some numbers (their leading doubles).
 template <class W>
-KOKKOS_INLINE_FUNCTION void shrink(Scaled<W>& s, double larger) {
+KOKKOS_FORCEINLINE_FUNCTION double largest(const W& v) {
+  return kokkos_math::fabs(to_double(v));
+}
+template <class W, class... Ws>
+KOKKOS_FORCEINLINE_FUNCTION double largest(const W& v, const Ws&... rest) {
+  const double a = largest(v), b = largest(rest...);
+  return a > b ? a : b;
+}
+
+KOKKOS_FORCEINLINE_FUNCTION void scale_exactly(double& v, double factor) { v *= factor; }
+KOKKOS_FORCEINLINE_FUNCTION void scale_exactly(DoubleDouble& v, double factor) {
+  v = {v.hi * factor, v.lo * factor};
+}
+
+// Numbers that share one binary exponent e (a state's pair; a recurrence and
+// its derivative; Clenshaw's sums): once `larger`, their largest magnitude
+// (or the one that grows first), passes the limit, all are scaled by the same
+// power of two, bringing it into [1, 2), and e counts the scaling.
+template <class... Ws>
+KOKKOS_FORCEINLINE_FUNCTION void keep_together_in_range(int& e, double larger, Ws&... values) {
+  if (!(larger > scaled_limit)) return;
   int k = binary_exponent(larger);
   k     = k > 1022 ? 1022 : k;  // inf (out of the domain) stays inf
   const double factor = power_of_two(-k);
-  if constexpr (std::is_same_v<W, double>) {
-    s.u0 *= factor;
-    s.u1 *= factor;
-  } else {
-    s.u0 = {s.u0.hi * factor, s.u0.lo * factor};
-    s.u1 = {s.u1.hi * factor, s.u1.lo * factor};
-  }
-  s.e = saturate_exponent((long long)s.e + k);
+  (scale_exactly(values, factor), ...);
+  e = saturate_exponent((long long)e + k);
 }
 
 // Scales s down if either component passed the limit.
 template <class W>
 KOKKOS_FORCEINLINE_FUNCTION void keep_both_in_range(Scaled<W>& s) {
-  const double a = kokkos_math::fabs(to_double(s.u0)), b = kokkos_math::fabs(to_double(s.u1));
-  const double larger = a > b ? a : b;
-  if (larger > scaled_limit) shrink(s, larger);
+  keep_together_in_range(s.e, largest(s.u0, s.u1), s.u0, s.u1);
 }
 
 // The value a state stands for, u0 2^e, as a double: ±inf beyond double's

@@ -48,14 +48,7 @@ KOKKOS_FUNCTION void clenshaw(const Kernel& kernel, double x, const Column& c, i
     b1 = b;
     d2 = d1;
     d1 = d;
-    const double u = kokkos_math::fabs(to_double(b1)), v = kokkos_math::fabs(to_double(d1));
-    const double larger = u > v ? u : v;
-    if (larger > scaled_limit) {
-      Scaled<W> bs{b1, b2, scale}, ds{d1, d2, scale};
-      shrink(bs, larger);
-      shrink(ds, larger);
-      b1 = bs.u0, b2 = bs.u1, d1 = ds.u0, d2 = ds.u1, scale = bs.e;
-    }
+    keep_together_in_range(scale, largest(b1, d1), b1, b2, d1, d2);
   }
   typename Kernel::state_type p0;
   kernel.start(x, p0);  // p_0, NaN outside the domain
@@ -85,17 +78,7 @@ KOKKOS_FUNCTION void power_series(double x, const Column& c, int N, double& y, d
     dsum += double(c(n)) * ds;
     dpower = (n + 2) * power;
     power *= x;
-    double larger = kokkos_math::fabs(power);
-    larger        = kokkos_math::fabs(ds) > larger ? kokkos_math::fabs(ds) : larger;
-    larger        = kokkos_math::fabs(sum) > larger ? kokkos_math::fabs(sum) : larger;
-    larger        = kokkos_math::fabs(dsum) > larger ? kokkos_math::fabs(dsum) : larger;
-    if (larger > scaled_limit) {
-      Scaled<double> a{power, dpower, e}, b{s, ds, e}, r{sum, dsum, e};
-      shrink(a, larger);
-      shrink(b, larger);
-      shrink(r, larger);
-      power = a.u0, dpower = a.u1, s = b.u0, ds = b.u1, sum = r.u0, dsum = r.u1, e = a.e;
-    }
+    keep_together_in_range(e, largest(power, ds, sum, dsum), power, dpower, s, ds, sum, dsum);
   }
   y = scaled_value(sum, e);
   if (dy) *dy = scaled_value(dsum, e);

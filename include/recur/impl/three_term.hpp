@@ -131,14 +131,14 @@ struct ThreeTermKernel {
   KOKKOS_FUNCTION void fill(double x, const Slice<T>& s, const Slice<T>& ds) const {
     state_type p;
     start(x, p);
-    state_type d{p.u0 * 0.0, W{}, p.e};  // 0, or NaN outside the domain
+    W d0 = p.u0 * 0.0, d1{};  // p'_n, p'_{n-1}: 0, or NaN outside the domain
     double dg = 0;
     if constexpr (has_prefactor) dg = prefactor.exponent_derivative(x);
     const auto derivative = [&] {
       if constexpr (has_prefactor) {
-        return scaled_value(d.u0 + p.u0 * dg, p.e);
+        return scaled_value(d0 + p.u0 * dg, p.e);
       } else {
-        return scaled_value(d.u0, p.e);
+        return scaled_value(d0, p.e);
       }
     };
     s(0)  = T(output(p));
@@ -147,17 +147,12 @@ struct ThreeTermKernel {
       const step_type k = coefficients(n);
       const W f         = affine(k.a, x, k.b);
       const W next      = step(f, p.u0, k.c, p.u1);
-      const W dnext     = k.a * p.u0 + step(f, d.u0, k.c, d.u1);
+      const W dnext     = k.a * p.u0 + step(f, d0, k.c, d1);
       p.u1              = p.u0;
       p.u0              = next;
-      d.u1              = d.u0;
-      d.u0              = dnext;
-      const double a = kokkos_math::fabs(to_double(p.u0)), b = kokkos_math::fabs(to_double(d.u0));
-      const double larger = a > b ? a : b;
-      if (larger > scaled_limit) {
-        shrink(p, larger);
-        shrink(d, larger);
-      }
+      d1                = d0;
+      d0                = dnext;
+      keep_together_in_range(p.e, largest(p.u0, d0), p.u0, p.u1, d0, d1);
       s(n + 1)  = T(output(p));
       ds(n + 1) = T(derivative());
     }
