@@ -47,10 +47,22 @@ std::string shape_string(const std::vector<std::size_t>& shape) {
   return out.str();
 }
 
-// a * b, or false when it overflows size_t.
-bool multiply(std::size_t a, std::size_t b, std::size_t& product) {
-  if (a != 0 && b > std::numeric_limits<std::size_t>::max() / a) return false;
-  product = a * b;
+// The bytes of an array of this shape, or false when they are more than a
+// signed size can hold. As in NumPy, zero extents do not excuse the others:
+// (2^40, 2^40, 0) is as invalid as (2^40, 2^40), though it holds no element.
+bool bytes_of(DType dtype, const std::vector<std::size_t>& shape, std::size_t& bytes) {
+  constexpr std::size_t limit = std::size_t(std::numeric_limits<std::ptrdiff_t>::max());
+  std::size_t nonzero = size_of(dtype);
+  bool empty          = false;
+  for (std::size_t extent : shape) {
+    if (extent == 0) {
+      empty = true;
+      continue;
+    }
+    if (extent > limit / nonzero) return false;
+    nonzero *= extent;
+  }
+  bytes = empty ? 0 : nonzero;
   return true;
 }
 
@@ -353,12 +365,8 @@ Header parse_header(const unsigned char* bytes, std::size_t size, std::uint64_t 
   parse_shape(*shape, header);
   parse_descr(*descr, header);
 
-  std::size_t elements = 1, data_bytes = 0;
-  for (std::size_t extent : header.shape)
-    if (!multiply(elements, extent, elements))
-      throw Error("invalid .npy shape " + shape_string(header.shape) +
-                  ": more elements than this machine can address; the header is damaged");
-  if (!multiply(elements, size_of(header.dtype), data_bytes))
+  std::size_t data_bytes = 0;
+  if (!bytes_of(header.dtype, header.shape, data_bytes))
     throw Error("invalid .npy shape " + shape_string(header.shape) +
                 ": more bytes than this machine can address; the header is damaged");
   const std::uint64_t after_header = file_size - header.data_offset;
@@ -531,13 +539,10 @@ Writer::Writer(const std::string& path, DType dtype, std::vector<std::size_t> sh
   if (exists && ::access(path.c_str(), W_OK) != 0)
     throw Error("cannot write " + path + ": the file exists and is read-only");
 
-  elements_ = 1;
-  for (std::size_t extent : shape)
-    if (!multiply(elements_, extent, elements_))
-      throw Error("cannot write " + path + ": shape " + shape_string(shape) + " is too large");
   std::size_t data_bytes = 0;
-  if (!multiply(elements_, size_of(dtype), data_bytes))
+  if (!bytes_of(dtype, shape, data_bytes))
     throw Error("cannot write " + path + ": shape " + shape_string(shape) + " is too large");
+  elements_ = data_bytes / size_of(dtype);
   const std::string header = make_header(dtype, shape, fortran_order);
   data_offset_             = header.size();
   total_bytes_             = std::uint64_t(data_offset_) + data_bytes;

@@ -287,13 +287,22 @@ TEST_F(Npy, InvalidShapes) {
   EXPECT_EQ(with_shape("(99999999999999999999999,)"),
             "invalid .npy shape: a dimension has more than 20 digits; the header is damaged");
   EXPECT_EQ(with_shape("(4294967296, 4294967296)"),
-            "invalid .npy shape (4294967296, 4294967296): more elements than this machine can address; the "
-            "header is damaged");
+            "invalid .npy shape (4294967296, 4294967296): more bytes than this machine can address; the header "
+            "is damaged");
   EXPECT_EQ(with_shape("(4294967296, 1073741824)"),
             "invalid .npy shape (4294967296, 1073741824): more bytes than this machine can address; the header "
             "is damaged");
-  // Zero extents are arrays without data; -0 is 0.
-  EXPECT_EQ(with_shape("(0, 4294967296, 4294967296)"), "");
+  // Zero extents are arrays without data; -0 is 0. As in NumPy, the other
+  // extents must still describe an addressable array: 2^59 float64 are 2^62
+  // bytes, 2^60 are 2^63, one more than a signed size holds.
+  EXPECT_EQ(with_shape("(0, 536870912, 1073741824)"), "");
+  EXPECT_EQ(with_shape("(1073741824, 0, 1073741824)"),
+            "invalid .npy shape (1073741824, 0, 1073741824): more bytes than this machine can address; the "
+            "header is damaged");
+  // The fuzzer's find: the elements before the zero fit in 64 bits, their bytes do not.
+  EXPECT_EQ(with_shape("(1000000, 5000, 48, 57000000, 0, 5778)"),
+            "invalid .npy shape (1000000, 5000, 48, 57000000, 0, 5778): more bytes than this machine can "
+            "address; the header is damaged");
   EXPECT_EQ(with_shape("(-0,)"), "");
   EXPECT_EQ(with_shape("(3L,)"),
             "truncated .npy data: shape (3,) of float64 needs 24 bytes but the file has 0 after the header");

@@ -71,6 +71,8 @@ def main():
     files["negative_shape"] = by_hand(d % "(-3,)")
     files["huge_shape"] = by_hand(d % "(99999999999999999999999,)")
     files["overflowing_shape"] = by_hand(d % "(4294967296, 4294967296)")
+    # Zero elements, yet the other extents' bytes overflow 64 bits (NumPy refuses it too).
+    files["zero_extent_bytes_overflow"] = by_hand(d % "(01000000,00005000,048,57000000,00,5778)")
     files["python2_long"] = by_hand(d % "(3L,)", b"\0" * 24)
     files["double_quotes"] = by_hand('{"descr": "<f8", "fortran_order": false, "shape": (3,)}', b"\0" * 24)
     files["missing_key"] = by_hand("{'descr': '<f8', 'shape': (3,)}", b"\0" * 24)
