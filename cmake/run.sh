@@ -8,6 +8,11 @@
 #                        UndefinedBehaviorSanitizer, Serial backend (build/asan)
 #   cmake/run.sh fuzz [SECONDS]  fuzz the .npy header parser (default 60 s)
 #   cmake/run.sh deps    only make sure the dependencies are there
+#   cmake/run.sh install PREFIX  install recur (library, headers, the recur
+#                        command, CMake package) into PREFIX, and with it the
+#                        Kokkos and Kokkos Kernels it builds in .deps/, so that
+#                        PREFIX stands alone: it may be moved, and the checkout
+#                        deleted (a Kokkos named by Kokkos_ROOT stays where it is)
 #
 # Dependencies, each looked for before anything is installed or built:
 #   - GoogleTest and Google Benchmark: Debian's libgtest-dev and
@@ -142,6 +147,8 @@ build_kokkos() {
   rm -rf "$build"
 }
 
+user_kokkos=${Kokkos_ROOT:+yes}
+
 ensure_kokkos() {
   if [ -n "${Kokkos_ROOT:-}" ]; then
     [ -d "$Kokkos_ROOT" ] || die "Kokkos_ROOT=$Kokkos_ROOT is not a folder; point it at a Kokkos install prefix"
@@ -184,6 +191,29 @@ asan() {
     ctest --test-dir "$build" --output-on-failure -R '^(unit_tests|cli)$'
 }
 
+# recur and, unless Kokkos_ROOT names the user's own, the Kokkos of .deps/
+# into one prefix; recur's package config prefers the Kokkos of its own
+# prefix, so the whole prefix can move.
+install_into() {
+  [ -n "${1:-}" ] || die "usage: cmake/run.sh install PREFIX"
+  mkdir -p "$1" || die "cannot create the install prefix $1"
+  local prefix build=$root/build/install-$preset
+  prefix=$(cd "$1" && pwd)
+  ensure_kokkos
+  if [ -z "$user_kokkos" ]; then
+    say "copying Kokkos and Kokkos Kernels from $Kokkos_ROOT into $prefix"
+    cp -a "$Kokkos_ROOT/." "$prefix/"
+    export Kokkos_ROOT=$prefix
+  fi
+  cmake --preset "$preset" -S "$root" -B "$build" -DCMAKE_INSTALL_PREFIX="$prefix" \
+    -DRECUR_ENABLE_TESTS=OFF -DRECUR_ENABLE_BENCHMARKS=OFF -DRECUR_ENABLE_EXAMPLES=OFF \
+    > "$deps/configure-install-$preset.log" 2>&1 ||
+    { cat "$deps/configure-install-$preset.log" >&2; die "configuring the install build failed"; }
+  cmake --build "$build" -j "$jobs"
+  cmake --install "$build" > /dev/null
+  say "installed into $prefix: find_package(recur) with CMAKE_PREFIX_PATH=$prefix; the command is $prefix/bin/recur"
+}
+
 # Threads pinned one per core: what the OpenMP backend asks for (and
 # without which it prints a warning at every start).
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
@@ -195,9 +225,10 @@ case "${1:-}" in
   demo) build; "$root/build/$preset/examples/recur_demo" ;;
   test) build; ctest --preset "$preset" ;;
   asan) asan ;;
+  install) install_into "${2:-}" ;;
   fuzz) "$root/unit_tests/fuzz/run.sh" "${2:-60}" ;;
   perf) build
         "$root/build/$preset/perf_tests/recur_perf" \
           --benchmark_out="$root/build/$preset/perf.json" --benchmark_out_format=json ;;
-  *) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

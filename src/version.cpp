@@ -1,3 +1,4 @@
+#include <recur/config.hpp>
 #include <recur/version.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -26,6 +27,11 @@ void print_configuration(std::ostream& out) {
       << "; Kokkos Kernels on"
 #else
       << "; Kokkos Kernels off"
+#endif
+#ifdef RECUR_ENABLE_ETI
+      << "; precompiled evaluate instances on"
+#else
+      << "; precompiled evaluate instances off"
 #endif
       << '\n';
 }

@@ -3,6 +3,7 @@
 
 #include <recur/families.hpp>
 #include <recur/impl/checks.hpp>
+#include <recur/impl/eti.hpp>
 #include <recur/impl/kokkos_compat.hpp>
 #include <recur/impl/lockstep.hpp>
 #include <recur/impl/scan_along_n.hpp>
@@ -152,7 +153,84 @@ void dispatch(const ExecSpace& space, const VView& V, Policy policy, const Run& 
   }
 }
 
+// recur::evaluate once its arguments are checked (the precompiled
+// instances of impl/eti.hpp are of this).
+template <class ExecSpace, class Family, class XView, class VView, class Policy>
+void evaluate_values(const ExecSpace& space, const Family& family, const XView& x,
+                     const VView& V, Policy policy) {
+  using T                  = typename VView::non_const_value_type;
+  using Kernel             = kernel_t<T, ExecSpace, Family>;
+  constexpr bool scannable = has_scan_form<Kernel>::value;
+  ScopedRegion region("recur::evaluate");
+  if (V.extent(0) == 0) return;
+  const Kernel kernel = make_kernel<T>(space, family, int(V.extent(1)));
+  dispatch<scannable, is_three_term_family<Family>::value, T>(
+      space, V, policy, [&](auto chosen) {
+    using Chosen            = decltype(chosen);
+    const std::string label = kernel_label<Family>("evaluate", Chosen::name());
+    const FamilyRow<T, Kernel> row{kernel};
+    // (Each use of the scan form sits under its own `if constexpr
+    // (scannable)`: nvcc instantiates discarded branches of conjunctions.)
+    if constexpr (std::is_same_v<Chosen, ScanAlongN>) {
+      if constexpr (scannable)
+        scan_along_n(space, label, x, V, scan_form(kernel), chosen.chunk);
+    } else if constexpr (std::is_same_v<Chosen, ThreadPerX>) {
+      // Lockstep blocks of x on CPUs, and on GPUs where V's columns are
+      // contiguous (its Pack stores need them).
+      bool lockstep = is_host_space_v<ExecSpace> || V.stride_0() == 1;
+      if constexpr (scannable) {
+        if (lockstep) lockstep_rows(space, label, x, V, scan_form(kernel));
+      } else {
+        lockstep = false;
+      }
+      if (!lockstep) for_each_row(chosen, space, label, x, V, row);
+    } else if constexpr (std::is_same_v<Chosen, Staged>) {
+      // Whole rows while a tile holds 128 of them (measured faster at N = 32
+      // on the H200: 88 % of the fill against 61 % for power sums), chunks of
+      // n beyond (41 % against 16 % for He_n at N = 256).
+      bool whole_rows = staged_rows_fit<ExecSpace, T>(int(V.extent(1))) >= 128;
+      if constexpr (scannable) {
+        if (!whole_rows) staged_chunks(space, label, x, V, scan_form(kernel));
+      } else {
+        whole_rows = true;
+      }
+      if (whole_rows) for_each_row(chosen, space, label, x, V, row);
+    } else {
+      for_each_row(chosen, space, label, x, V, row);
+    }
+  });
+}
+
+// recur::evaluate with derivatives once its arguments are checked.
+template <class ExecSpace, class Family, class XView, class VView, class DView>
+void evaluate_derivatives(const ExecSpace& space, const Family& family, const XView& x,
+                          const VView& V, const DView& dV) {
+  using T = typename VView::non_const_value_type;
+  ScopedRegion region("recur::evaluate");
+  const std::string label = kernel_label<Family>(
+      "evaluate_with_derivative", ThreadPerX::name());
+  if (V.extent(0) == 0) return;
+  const auto kernel = make_kernel<T>(space, family, int(V.extent(1)));
+  thread_per_x(space, label, x, V, dV, FamilyRow<T, std::decay_t<decltype(kernel)>>{kernel});
+}
+
 }  // namespace impl
+
+}  // namespace recur
+
+#ifdef RECUR_ENABLE_ETI
+// The precompiled instances (impl/eti.hpp), declared: calls that match them
+// link to the library's.
+namespace recur::impl {
+#define RECUR_IMPL_ETI_DECLARE_FAMILY(S, F) RECUR_IMPL_ETI_EVALUATE(extern template, S, F)
+#define RECUR_IMPL_ETI_DECLARE_SPACE(S) RECUR_IMPL_ETI_FAMILIES(RECUR_IMPL_ETI_DECLARE_FAMILY, S)
+RECUR_IMPL_ETI_SPACES(RECUR_IMPL_ETI_DECLARE_SPACE)
+#undef RECUR_IMPL_ETI_DECLARE_SPACE
+#undef RECUR_IMPL_ETI_DECLARE_FAMILY
+}  // namespace recur::impl
+#endif
+
+namespace recur {
 
 /// Fills V(i, n) = p_n(x(i)) for every row i < M and term n < N of `family`,
 /// on the execution space instance `space`. V is M x N with M = x.extent(0);
@@ -178,44 +256,14 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
                 "recur::ThreadPerX or recur::Staged for this family");
   impl::check_extents("recur::evaluate", x, V);
 
-  impl::ScopedRegion region("recur::evaluate");
-  if (V.extent(0) == 0) return;
-  const Kernel kernel = impl::make_kernel<T>(space, family, int(V.extent(1)));
-  impl::dispatch<scannable, impl::is_three_term_family<Family>::value, T>(
-      space, V, policy, [&](auto chosen) {
-    using Chosen            = decltype(chosen);
-    const std::string label = impl::kernel_label<Family>("evaluate", Chosen::name());
-    const impl::FamilyRow<T, Kernel> row{kernel};
-    // (Each use of the scan form sits under its own `if constexpr
-    // (scannable)`: nvcc instantiates discarded branches of conjunctions.)
-    if constexpr (std::is_same_v<Chosen, ScanAlongN>) {
-      if constexpr (scannable)
-        impl::scan_along_n(space, label, x, V, impl::scan_form(kernel), chosen.chunk);
-    } else if constexpr (std::is_same_v<Chosen, ThreadPerX>) {
-      // Lockstep blocks of x on CPUs, and on GPUs where V's columns are
-      // contiguous (its Pack stores need them).
-      bool lockstep = impl::is_host_space_v<ExecSpace> || V.stride_0() == 1;
-      if constexpr (scannable) {
-        if (lockstep) impl::lockstep_rows(space, label, x, V, impl::scan_form(kernel));
-      } else {
-        lockstep = false;
-      }
-      if (!lockstep) impl::for_each_row(chosen, space, label, x, V, row);
-    } else if constexpr (std::is_same_v<Chosen, Staged>) {
-      // Whole rows while a tile holds 128 of them (measured faster at N = 32
-      // on the H200: 88 % of the fill against 61 % for power sums), chunks of
-      // n beyond (41 % against 16 % for He_n at N = 256).
-      bool whole_rows = impl::staged_rows_fit<ExecSpace, T>(int(V.extent(1))) >= 128;
-      if constexpr (scannable) {
-        if (!whole_rows) impl::staged_chunks(space, label, x, V, impl::scan_form(kernel));
-      } else {
-        whole_rows = true;
-      }
-      if (whole_rows) impl::for_each_row(chosen, space, label, x, V, row);
-    } else {
-      impl::for_each_row(chosen, space, label, x, V, row);
-    }
-  });
+  if constexpr (impl::has_eti_instance<ExecSpace, Family, XView, VView, Policy>) {
+    using T = typename VView::non_const_value_type;
+    using L = typename VView::array_layout;
+    impl::evaluate_values(space, family, impl::eti_x_t<ExecSpace, T>(x),
+                          impl::eti_v_t<ExecSpace, T, L>(V), policy);
+  } else {
+    impl::evaluate_values(space, family, x, V, policy);
+  }
 }
 
 /// recur::evaluate on a default-constructed instance of V's execution space.
@@ -266,18 +314,19 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
   impl::check_extents("recur::evaluate", x, V);
   impl::check_same_extents("recur::evaluate", V, dV);
 
-  impl::ScopedRegion region("recur::evaluate");
   if (!std::is_same_v<Policy, ThreadPerX> && !std::is_same_v<Policy, Auto>) {
     throw std::invalid_argument(std::string("recur::evaluate: the ") + Policy::name() +
                                 " policy does not fill derivatives yet; use "
                                 "recur::ThreadPerX or recur::Auto with dV");
   }
-  const std::string label = impl::kernel_label<Family>(
-      "evaluate_with_derivative", ThreadPerX::name());
-  if (V.extent(0) == 0) return;
-  const auto kernel = impl::make_kernel<T>(space, family, int(V.extent(1)));
-  impl::thread_per_x(space, label, x, V, dV,
-                     impl::FamilyRow<T, std::decay_t<decltype(kernel)>>{kernel});
+  if constexpr (impl::has_eti_instance<ExecSpace, Family, XView, VView, Auto> &&
+                impl::is_plain_view_in<DView, ExecSpace, typename VView::array_layout>) {
+    using L = typename VView::array_layout;
+    impl::evaluate_derivatives(space, family, impl::eti_x_t<ExecSpace, T>(x),
+                               impl::eti_v_t<ExecSpace, T, L>(V), impl::eti_v_t<ExecSpace, T, L>(dV));
+  } else {
+    impl::evaluate_derivatives(space, family, x, V, dV);
+  }
 }
 
 /// recur::evaluate with derivatives on a default-constructed instance of V's

@@ -189,6 +189,25 @@ void run_fit(const ExecSpace& space, const Family& family, const XView& x, const
 /// support) still fit to the precision the data allow. Memory: M x (N + K)
 /// doubles. Throws for fewer points than terms, non-finite data, and bases
 /// linearly dependent at the points.
+/// N = coefficients.extent(0).
+template <class ExecSpace, class Family, class XView, class YView, class CView,
+          class WView = Unweighted,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                               Kokkos::is_view<CView>::value,
+                           int> = 0>
+void fit(const ExecSpace& space, const Family& family, const XView& x, const YView& y,
+         const CView& coefficients, const WView& weights = {}) {
+  static_assert(impl::check_fit_types<ExecSpace, XView, YView, CView>());
+  if (coefficients.extent(0) == 0 ||
+      coefficients.extent(0) > std::size_t(std::numeric_limits<int>::max()))
+    throw std::invalid_argument("recur::fit: coefficients has " +
+                                std::to_string(coefficients.extent(0)) +
+                                " rows; N = coefficients.extent(0), the number of terms, must be "
+                                "between 1 and 2^31 - 1");
+  impl::run_fit(space, family, x, y, int(coefficients.extent(0)), coefficients, weights);
+}
+
+/// recur::fit with N given as well: throws unless coefficients has N rows.
 template <class ExecSpace, class Family, class XView, class YView, class CView,
           class WView = Unweighted,
           std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
@@ -196,6 +215,16 @@ void fit(const ExecSpace& space, const Family& family, const XView& x, const YVi
          const CView& coefficients, const WView& weights = {}) {
   static_assert(impl::check_fit_types<ExecSpace, XView, YView, CView>());
   impl::run_fit(space, family, x, y, N, coefficients, weights);
+}
+
+/// recur::fit on a default-constructed instance of x's execution space.
+template <class Family, class XView, class YView, class CView, class WView = Unweighted,
+          std::enable_if_t<!Kokkos::is_execution_space<Family>::value &&
+                               Kokkos::is_view<CView>::value,
+                           int> = 0>
+void fit(const Family& family, const XView& x, const YView& y, const CView& coefficients,
+         const WView& weights = {}) {
+  fit(typename XView::execution_space{}, family, x, y, coefficients, weights);
 }
 
 }  // namespace recur

@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -26,10 +27,11 @@ namespace recur {
 /// Golub-Welsch's eigenvalues (implicit QL on the host, O(n^2)) start
 /// Newton's method on the orthonormal recurrence, run on `space` in
 /// double-double; weights come from the Christoffel-Darboux identity at each
-/// node. nodes and weights: rank-1 Views of n floats or doubles.
+/// node. nodes and weights: rank-1 Views of n floats or doubles; n is their
+/// extent.
 template <class ExecSpace, class Family, class NodesView, class WeightsView,
           std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
-void gauss(const ExecSpace& space, const Family& family, int n, const NodesView& nodes,
+void gauss(const ExecSpace& space, const Family& family, const NodesView& nodes,
            const WeightsView& weights) {
   static_assert(Kokkos::is_view<NodesView>::value && impl::view_rank<NodesView> == 1 &&
                     Kokkos::is_view<WeightsView>::value && impl::view_rank<WeightsView> == 1,
@@ -45,13 +47,15 @@ void gauss(const ExecSpace& space, const Family& family, int n, const NodesView&
   static_assert(impl::is_three_term_family<Family>::value,
                 "recur::gauss: the family must be a weighted three-term family (with "
                 "norm_ratio and total_mass)");
-  if (n < 1)
-    throw std::invalid_argument("recur::gauss: n = " + std::to_string(n) +
-                                " points; n must be at least 1");
-  if (nodes.extent(0) != std::size_t(n) || weights.extent(0) != std::size_t(n))
+  if (nodes.extent(0) != weights.extent(0))
     throw std::invalid_argument("recur::gauss: nodes has " + std::to_string(nodes.extent(0)) +
                                 " entries and weights " + std::to_string(weights.extent(0)) +
-                                "; both must have n = " + std::to_string(n));
+                                "; both must have n, the number of points");
+  if (nodes.extent(0) < 1 || nodes.extent(0) > std::size_t(std::numeric_limits<int>::max() - 1))
+    throw std::invalid_argument("recur::gauss: nodes and weights have " +
+                                std::to_string(nodes.extent(0)) +
+                                " entries; a rule needs 1 <= n < 2^31 - 1 points");
+  const int n = int(nodes.extent(0));
   impl::ScopedRegion region("recur::gauss");
   const auto basis = impl::orthonormal(family);
 
@@ -79,6 +83,30 @@ void gauss(const ExecSpace& space, const Family& family, int n, const NodesView&
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
       impl::GaussPolish<T, W, MemorySpace, NodesView, WeightsView>{
           kernel, nodes, weights, n, double(family.total_mass()), beta_n});
+}
+
+/// recur::gauss with n given as well: throws unless nodes and weights have n
+/// entries.
+template <class ExecSpace, class Family, class NodesView, class WeightsView,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+void gauss(const ExecSpace& space, const Family& family, int n, const NodesView& nodes,
+           const WeightsView& weights) {
+  if (n < 1)
+    throw std::invalid_argument("recur::gauss: n = " + std::to_string(n) +
+                                " points; n must be at least 1");
+  if (nodes.extent(0) != std::size_t(n) || weights.extent(0) != std::size_t(n))
+    throw std::invalid_argument("recur::gauss: nodes has " + std::to_string(nodes.extent(0)) +
+                                " entries and weights " + std::to_string(weights.extent(0)) +
+                                "; both must have n = " + std::to_string(n));
+  gauss(space, family, nodes, weights);
+}
+
+/// recur::gauss on a default-constructed instance of the nodes' execution
+/// space.
+template <class Family, class NodesView, class WeightsView,
+          std::enable_if_t<!Kokkos::is_execution_space<Family>::value, int> = 0>
+void gauss(const Family& family, const NodesView& nodes, const WeightsView& weights) {
+  gauss(typename NodesView::execution_space{}, family, nodes, weights);
 }
 
 }  // namespace recur

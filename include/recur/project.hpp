@@ -148,7 +148,9 @@ void project(const ExecSpace& space, const Family& family, const NodesView& node
 /// rule costs O(n^2) on the host; keep it and call the overload above when
 /// projecting many times.
 template <class ExecSpace, class Family, class FView, class CView,
-          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                               Kokkos::is_view<FView>::value,
+                           int> = 0>
 void project(const ExecSpace& space, const Family& family, const FView& f,
              const CView& coefficients) {
   static_assert(impl::check_project_types<ExecSpace, Family, FView, CView>());
@@ -159,8 +161,98 @@ void project(const ExecSpace& space, const Family& family, const FView& f,
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::nodes"), n),
       weights(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::weights"),
               n);
-  gauss(space, family, n, nodes, weights);
+  gauss(space, family, nodes, weights);
   project(space, family, nodes, weights, f, coefficients);
+}
+
+namespace impl {
+
+// Whether f(x) takes a double and returns a real number.
+template <class F, class = void>
+struct is_real_function : std::false_type {};
+template <class F>
+struct is_real_function<F, std::enable_if_t<std::is_invocable_v<const F&, double>>>
+    : std::is_arithmetic<std::decay_t<std::invoke_result_t<const F&, double>>> {};
+template <class F>
+inline constexpr bool is_real_function_v = is_real_function<F>::value;
+
+// values(i) = f(nodes(i)), f a user's function of x.
+template <class Function, class NodesView, class ValuesView>
+struct SampleFunction {
+  Function f;
+  NodesView nodes;
+  ValuesView values;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+    values(i) = typename ValuesView::value_type(f(nodes(i)));
+  }
+};
+
+}  // namespace impl
+
+/// recur::project of a function: f(x) is called at the nodes of the n-point
+/// Gauss rule (made for the call in double) on `space`, so it must be callable
+/// there: a KOKKOS_LAMBDA(double x) or a functor with a KOKKOS_FUNCTION
+/// operator()(double) const, returning a real number. n defaults to N =
+/// coefficients.extent(0): the coefficients of f's interpolant at the N Gauss
+/// nodes, exact for polynomials of degree < N; a larger n (n >= N) integrates
+/// f's coefficients more accurately when f is not a polynomial.
+template <class ExecSpace, class Family, class Function, class CView,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                               !Kokkos::is_view<Function>::value,
+                           int> = 0>
+void project(const ExecSpace& space, const Family& family, const Function& f,
+             const CView& coefficients, int n = 0) {
+  static_assert(Kokkos::is_view<CView>::value && impl::view_rank<CView> == 1,
+                "recur::project: with f a function, coefficients must be a rank-1 View of N "
+                "values (for K functions at once, pass their values at the nodes as an n x K "
+                "View)");
+  static_assert(impl::is_real_function_v<Function>,
+                "recur::project: f must be a View of f's values at the Gauss nodes, or a "
+                "function of x callable on the execution space that returns a real number, "
+                "e.g. KOKKOS_LAMBDA(double x) { return recur::sin(x); }");
+  using T           = typename CView::value_type;
+  using MemorySpace = typename ExecSpace::memory_space;
+  if (n == 0) n = int(coefficients.extent(0));
+  if (n < 1)
+    throw std::invalid_argument("recur::project: n = " + std::to_string(n) +
+                                " Gauss points; n must be at least 1 (and at least N)");
+  Kokkos::View<double*, MemorySpace> nodes(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::nodes"), n),
+      weights(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::weights"),
+              n);
+  Kokkos::View<T*, MemorySpace> values(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::f"), n);
+  gauss(space, family, nodes, weights);
+  Kokkos::parallel_for("recur::project[f]",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
+                       impl::SampleFunction<Function, decltype(nodes), decltype(values)>{
+                           f, nodes, values});
+  project(space, family, nodes, weights, values, coefficients);
+}
+
+/// recur::project (each form above) on a default-constructed instance of the
+/// coefficients' execution space.
+template <class Family, class F, class CView,
+          std::enable_if_t<!Kokkos::is_execution_space<Family>::value &&
+                               Kokkos::is_view<CView>::value,
+                           int> = 0>
+void project(const Family& family, const F& f, const CView& coefficients) {
+  project(typename CView::execution_space{}, family, f, coefficients);
+}
+
+template <class Family, class Function, class CView,
+          std::enable_if_t<!Kokkos::is_execution_space<Family>::value &&
+                               !Kokkos::is_view<Function>::value,
+                           int> = 0>
+void project(const Family& family, const Function& f, const CView& coefficients, int n) {
+  project(typename CView::execution_space{}, family, f, coefficients, n);
+}
+
+template <class Family, class NodesView, class WeightsView, class FView, class CView,
+          std::enable_if_t<!Kokkos::is_execution_space<Family>::value, int> = 0>
+void project(const Family& family, const NodesView& nodes, const WeightsView& weights,
+             const FView& f, const CView& coefficients) {
+  project(typename CView::execution_space{}, family, nodes, weights, f, coefficients);
 }
 
 }  // namespace recur

@@ -10,10 +10,12 @@
 #include <recur/for_each_slice.hpp>
 #include <recur/gauss.hpp>
 #include <recur/math.hpp>
+#include <recur/npy.hpp>
 #include <recur/policies.hpp>
 #include <recur/project.hpp>
 #include <recur/series.hpp>
 #include <recur/slice.hpp>
+#include <recur/stream.hpp>
 #include <recur/version.hpp>
 
 #endif

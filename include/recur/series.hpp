@@ -28,13 +28,13 @@ template <class ExecSpace, class Family, class CView, class XView, class YView>
 constexpr bool check_series_types() {
   static_assert(Kokkos::is_execution_space<ExecSpace>::value,
                 "recur::series: the first argument must be a Kokkos execution space instance");
-  static_assert(Kokkos::is_view<CView>::value && view_rank<CView> == 2,
-                "recur::series: C must be a rank-2 View of extents N x K (N terms, K "
-                "coefficient sets)");
+  static_assert(Kokkos::is_view<CView>::value && Kokkos::is_view<YView>::value &&
+                    (view_rank<CView> == 1 || view_rank<CView> == 2) &&
+                    view_rank<YView> == view_rank<CView>,
+                "recur::series: C and Y must both be rank-1 Views (N coefficients, M values: "
+                "one expansion) or both rank-2 (N x K and M x K: K expansions)");
   static_assert(Kokkos::is_view<XView>::value && view_rank<XView> == 1,
                 "recur::series: x must be a rank-1 View");
-  static_assert(Kokkos::is_view<YView>::value && view_rank<YView> == 2,
-                "recur::series: Y must be a rank-2 View of extents M x K");
   static_assert(std::is_same_v<typename YView::value_type, float> ||
                     std::is_same_v<typename YView::value_type, double>,
                 "recur::series: Y must hold (non-const) float or double");
@@ -59,10 +59,10 @@ void check_series_extents(const CView& C, const XView& x, const YView& Y) {
     throw std::invalid_argument(where + "x has " + std::to_string(x.extent(0)) +
                                 " entries but Y has " + std::to_string(Y.extent(0)) +
                                 " rows; Y must be M x K with M = x.extent(0)");
-  if (Y.extent(1) != C.extent(1))
-    throw std::invalid_argument(where + "C has " + std::to_string(C.extent(1)) +
+  if (columns(Y) != columns(C))
+    throw std::invalid_argument(where + "C has " + std::to_string(columns(C)) +
                                 " columns (coefficient sets) but Y has " +
-                                std::to_string(Y.extent(1)) +
+                                std::to_string(columns(Y)) +
                                 "; Y must be M x K with K = C.extent(1)");
   if (C.extent(0) == 0 || C.extent(0) > std::size_t(std::numeric_limits<int>::max()))
     throw std::invalid_argument(where + "C has " + std::to_string(C.extent(0)) +
@@ -81,7 +81,7 @@ void run_series(const ExecSpace& space, const Family& family, const CView& C, co
   Kokkos::parallel_for(
       std::string("recur::series[") + Family::name() + "]",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-          space, 0, std::int64_t(Y.extent(0)) * std::int64_t(Y.extent(1))),
+          space, 0, std::int64_t(Y.extent(0)) * columns(Y)),
       Functor{kernel, x, C, Y, dY, derivative});
 }
 
@@ -90,7 +90,8 @@ void run_series(const ExecSpace& space, const Family& family, const CView& C, co
 /// Y(i, k) = sum_{n < N} C(n, k) p_n(x(i)): K expansions in `family`, with
 /// N = C.extent(0) terms each, evaluated at every x without forming V (by
 /// Clenshaw's recurrence; impl/series.hpp says why). C is N x K, Y is M x K,
-/// any layouts; Y float or double, computed in the same working precision as
+/// any layouts; for one expansion C and Y may be rank-1 (N and M values, as
+/// recur::project and recur::fit return coefficients); Y float or double, computed in the same working precision as
 /// recur::evaluate (float in double, double in double-double). Three-term
 /// families and PowerSums. Enqueued on `space`.
 template <class ExecSpace, class Family, class CView, class XView, class YView,
@@ -110,11 +111,11 @@ void series(const ExecSpace& space, const Family& family, const CView& C, const 
   static_assert(impl::check_series_types<ExecSpace, Family, CView, XView, YView>());
   static_assert(impl::check_series_types<ExecSpace, Family, CView, XView, DView>());
   impl::check_series_extents(C, x, Y);
-  if (dY.extent(0) != Y.extent(0) || dY.extent(1) != Y.extent(1))
+  if (dY.extent(0) != Y.extent(0) || impl::columns(dY) != impl::columns(Y))
     throw std::invalid_argument("recur::series: dY is " + std::to_string(dY.extent(0)) + " x " +
-                                std::to_string(dY.extent(1)) + " but Y is " +
+                                std::to_string(impl::columns(dY)) + " but Y is " +
                                 std::to_string(Y.extent(0)) + " x " +
-                                std::to_string(Y.extent(1)) + "; dY must have Y's extents");
+                                std::to_string(impl::columns(Y)) + "; dY must have Y's extents");
   impl::run_series(space, family, C, x, Y, dY, true);
 }
 
@@ -123,6 +124,15 @@ template <class Family, class CView, class XView, class YView,
           std::enable_if_t<!Kokkos::is_execution_space<Family>::value, int> = 0>
 void series(const Family& family, const CView& C, const XView& x, const YView& Y) {
   series(typename YView::execution_space{}, family, C, x, Y);
+}
+
+/// recur::series with derivatives on a default-constructed instance of Y's
+/// execution space.
+template <class Family, class CView, class XView, class YView, class DView,
+          std::enable_if_t<!Kokkos::is_execution_space<Family>::value, int> = 0>
+void series(const Family& family, const CView& C, const XView& x, const YView& Y,
+            const DView& dY) {
+  series(typename YView::execution_space{}, family, C, x, Y, dY);
 }
 
 #ifdef RECUR_ENABLE_KOKKOSKERNELS
@@ -134,7 +144,9 @@ void series(const Family& family, const CView& C, const XView& x, const YView& Y
 /// type.
 template <class ExecSpace, class Family, class CView, class XView, class YView, class VView,
           class Policy = Auto,
-          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                               Kokkos::is_view<VView>::value,
+                           int> = 0>
 void series_via_blas(const ExecSpace& space, const Family& family, const CView& C,
                      const XView& x, const YView& Y, const VView& V, Policy policy = {}) {
   static_assert(impl::check_series_types<ExecSpace, Family, CView, XView, YView>());
@@ -151,16 +163,19 @@ void series_via_blas(const ExecSpace& space, const Family& family, const CView& 
                                 std::to_string(C.extent(0)));
   impl::ScopedRegion region("recur::series_via_blas");
   evaluate(space, family, x, V, policy);
-  using T = typename YView::non_const_value_type;
-  if (Y.extent(1) == 1) {
-    const auto c = Kokkos::subview(C, Kokkos::ALL, 0);
-    const auto y = Kokkos::subview(Y, Kokkos::ALL, 0);
+  using T            = typename YView::non_const_value_type;
+  const auto product = [&](const auto& c, const auto& y) {
 #if KOKKOS_VERSION >= 40000
     KokkosBlas::gemv(space, "N", T(1), V, c, T(0), y);
 #else
     impl::fence(space, "recur::series_via_blas: before gemv");
     KokkosBlas::gemv("N", T(1), V, c, T(0), y);
 #endif
+  };
+  if constexpr (impl::view_rank<YView> == 1) {
+    product(C, Y);
+  } else if (Y.extent(1) == 1) {
+    product(Kokkos::subview(C, Kokkos::ALL, 0), Kokkos::subview(Y, Kokkos::ALL, 0));
   } else {
 #if KOKKOS_VERSION >= 40000
     KokkosBlas::gemm(space, "N", "N", T(1), V, C, T(0), Y);

@@ -293,6 +293,25 @@ void evaluate_streamed(const Family& family, const XView& x, int N, const Sink& 
                                policy);
 }
 
+/// evaluate_streamed with a policy and the default options.
+template <class T, class Layout, class ExecSpace, class Family, class XView, class Sink,
+          class Policy,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_policy_v<Policy>,
+                           int> = 0>
+void evaluate_streamed(const ExecSpace& space, const Family& family, const XView& x, int N,
+                       const Sink& sink, Policy policy) {
+  evaluate_streamed<T, Layout>(space, family, x, N, sink, StreamOptions{}, policy);
+}
+
+template <class T, class Layout, class Family, class XView, class Sink, class Policy,
+          std::enable_if_t<!Kokkos::is_execution_space<Family>::value && impl::is_policy_v<Policy>,
+                           int> = 0>
+void evaluate_streamed(const Family& family, const XView& x, int N, const Sink& sink,
+                       Policy policy) {
+  evaluate_streamed<T, Layout>(Kokkos::DefaultExecutionSpace{}, family, x, N, sink,
+                               StreamOptions{}, policy);
+}
+
 }  // namespace recur
 
 #endif

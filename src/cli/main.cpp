@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <utility>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -108,11 +109,35 @@ HeldSignals::HeldSignals() {
 
 HeldSignals::~HeldSignals() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
 
+// Kokkos 3.7 renamed three options (--kokkos-threads became
+// --kokkos-num-threads, --kokkos-device --kokkos-device-id, --kokkos-ndevices
+// --kokkos-num-devices); Kokkos 3.4 ignores the new names without a word and
+// Kokkos 4 warns about the old ones. Either name works here: it is passed on
+// as the Kokkos recur was built with spells it.
+std::string kokkos_spelling(const std::string& argument) {
+  static const std::pair<const char*, const char*> renamed[] = {
+      {"--kokkos-threads", "--kokkos-num-threads"},
+      {"--kokkos-device", "--kokkos-device-id"},
+      {"--kokkos-ndevices", "--kokkos-num-devices"}};
+  const std::size_t equals = argument.find('=');
+  const std::string name   = argument.substr(0, equals);
+  const std::string value  = equals == std::string::npos ? "" : argument.substr(equals);
+  for (const auto& [old_name, new_name] : renamed) {
+    if (name != old_name && name != new_name) continue;
+#if KOKKOS_VERSION >= 30700
+    return new_name + value;
+#else
+    return old_name + value;
+#endif
+  }
+  return argument;
+}
+
 KokkosSession::KokkosSession() {
   std::vector<std::string> arguments{"recur"};
   bool warnings_named = std::getenv("KOKKOS_DISABLE_WARNINGS") != nullptr;
   for (const std::string& argument : kokkos_arguments) {
-    arguments.push_back(argument);
+    arguments.push_back(kokkos_spelling(argument));
     if (argument.rfind("--kokkos-disable-warnings", 0) == 0) warnings_named = true;
   }
   if (!warnings_named) arguments.push_back("--kokkos-disable-warnings");

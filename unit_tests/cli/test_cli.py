@@ -375,6 +375,14 @@ class Usage(Case):
         self.assertRegex(out, r"memory [\d.]+ GiB total")
         self.assertIn("Kokkos Version", out)
 
+    def test_kokkos_thread_option_either_spelling(self):
+        # Kokkos 3.7 renamed --kokkos-threads to --kokkos-num-threads; both
+        # must reach the Kokkos recur was built with.
+        for option in ("--kokkos-num-threads=1", "--kokkos-threads=1"):
+            rc, out, err = run("info", option)
+            self.assertEqual(rc, 0, err)
+            self.assertRegex(out, r"\b1 used by ", option)
+
 
 class BadInput(Case):
     """Each case of the issue's list: its exit status and message."""

@@ -5,12 +5,36 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
 namespace recur::impl {
+
+// v(i) or v(i, k), for code written once for rank-1 (one column) and rank-2
+// Views.
+template <class View>
+KOKKOS_INLINE_FUNCTION auto& entry(const View& v, std::int64_t i, std::int64_t k) {
+  if constexpr (View::rank == 1) {
+    (void)k;
+    return v(i);
+  } else {
+    return v(i, k);
+  }
+}
+
+// The number of columns of a rank-1 (1) or rank-2 View.
+template <class View>
+std::int64_t columns(const View& v) {
+  if constexpr (View::rank == 1) {
+    (void)v;
+    return 1;
+  } else {
+    return std::int64_t(v.extent(1));
+  }
+}
 
 // Compile-time requirements shared by every entry point that fills V from x.
 // Each message says what to change in the call.

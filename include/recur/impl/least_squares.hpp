@@ -7,6 +7,8 @@
 
 #include <recur/config.hpp>
 #include <recur/families.hpp>
+#include <recur/impl/checks.hpp>
+#include <recur/impl/eti.hpp>
 #include <recur/impl/gauss.hpp>
 #include <recur/impl/kokkos_compat.hpp>
 
@@ -64,27 +66,6 @@ std::vector<T> inverse_orthonormal_scales(const Family& family, int N, const std
 // Out = A^T G for A (rows x N), G (rows x K), Out (N x K); G and Out may be
 // rank-1 (K = 1). Kokkos Kernels' gemv / gemm when recur has it, else one
 // thread per output entry.
-template <class View>
-KOKKOS_INLINE_FUNCTION auto& entry(const View& v, std::int64_t i, std::int64_t k) {
-  if constexpr (View::rank == 1) {
-    (void)k;
-    return v(i);
-  } else {
-    return v(i, k);
-  }
-}
-
-// The number of columns of a rank-1 (1) or rank-2 View.
-template <class View>
-std::int64_t columns(const View& v) {
-  if constexpr (View::rank == 1) {
-    (void)v;
-    return 1;
-  } else {
-    return std::int64_t(v.extent(1));
-  }
-}
-
 template <class AView, class GView, class OutView>
 struct TransposeProduct {
   AView A;
@@ -101,8 +82,8 @@ struct TransposeProduct {
 };
 
 template <class ExecSpace, class AView, class GView, class OutView>
-void transpose_product(const ExecSpace& space, const AView& A, const GView& G,
-                       const OutView& out, bool blas = true) {
+void transpose_product_any(const ExecSpace& space, const AView& A, const GView& G,
+                           const OutView& out, bool blas) {
   using T = typename OutView::non_const_value_type;
 #ifdef RECUR_ENABLE_KOKKOSKERNELS
   if (blas) {
@@ -127,6 +108,40 @@ void transpose_product(const ExecSpace& space, const AView& A, const GView& G,
                            space, 0, std::int64_t(A.extent(1)) * K),
                        TransposeProduct<AView, GView, OutView>{A, G, out,
                                                                std::int64_t(A.extent(1))});
+}
+
+}  // namespace recur::impl
+
+#ifdef RECUR_ENABLE_ETI
+// The precompiled products (impl/eti.hpp), declared.
+namespace recur::impl {
+#define RECUR_IMPL_ETI_DECLARE_PRODUCTS(S) RECUR_IMPL_ETI_PRODUCTS(extern template, S)
+RECUR_IMPL_ETI_SPACES(RECUR_IMPL_ETI_DECLARE_PRODUCTS)
+#undef RECUR_IMPL_ETI_DECLARE_PRODUCTS
+}  // namespace recur::impl
+#endif
+
+namespace recur::impl {
+
+// Out = A^T G: through the library's precompiled instance where there is
+// one (A LayoutLeft, float or double, in the space's memory), else
+// compiled here.
+template <class ExecSpace, class AView, class GView, class OutView>
+void transpose_product(const ExecSpace& space, const AView& A, const GView& G,
+                       const OutView& out, bool blas = true) {
+  using T = typename OutView::non_const_value_type;
+  if constexpr (has_product_instance<ExecSpace, AView, GView, OutView>) {
+    if constexpr (view_rank<OutView> == 1) {
+      transpose_product_any(space, eti_v_t<ExecSpace, T, Kokkos::LayoutLeft>(A),
+                            eti_x_t<ExecSpace, T>(G), eti_vector_t<ExecSpace, T>(out), blas);
+    } else {
+      transpose_product_any(space, eti_v_t<ExecSpace, T, Kokkos::LayoutLeft>(A),
+                            eti_matrix_t<ExecSpace, T>(G),
+                            eti_v_t<ExecSpace, T, typename OutView::array_layout>(out), blas);
+    }
+  } else {
+    transpose_product_any(space, A, G, out, blas);
+  }
 }
 
 // One level of a tall-skinny QR (TSQR): the rows of A (LayoutLeft, double)

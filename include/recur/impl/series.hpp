@@ -2,6 +2,7 @@
 #define RECUR_IMPL_SERIES_HPP
 
 #include <recur/families.hpp>
+#include <recur/impl/checks.hpp>
 #include <recur/impl/kokkos_compat.hpp>
 #include <recur/impl/three_term.hpp>
 
@@ -99,15 +100,15 @@ struct SeriesFunctor {
     const int k          = int(item / M);
     const int N          = int(C.extent(0));
     const double xi      = double(x(i));
-    const auto column    = [&](int n) { return C(n, k); };
+    const auto column    = [&](int n) { return entry(C, n, k); };
     double y, dy;
     if constexpr (std::is_same_v<Kernel, PowerSums>) {
       power_series(xi, column, N, y, derivative ? &dy : nullptr);
     } else {
       clenshaw(kernel, xi, column, N, y, derivative ? &dy : nullptr);
     }
-    Y(i, k) = T(y);
-    if (derivative) dY(i, k) = T(dy);
+    entry(Y, i, k) = T(y);
+    if (derivative) entry(dY, i, k) = T(dy);
   }
 };
 
