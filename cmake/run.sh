@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # recur's one entry point for a fresh machine (Debian or Ubuntu):
 #
-#   cmake/run.sh demo    build everything (dependencies included), run the demo
+#   cmake/run.sh demo    build the demo (dependencies included) and run it
 #   cmake/run.sh test    build everything, run the whole test suite (ctest)
-#   cmake/run.sh perf    build everything, run the perf suite (JSON in build/)
+#   cmake/run.sh perf    build the perf suite and run it (JSON in build/)
 #   cmake/run.sh asan    unit and command tests under AddressSanitizer and
 #                        UndefinedBehaviorSanitizer, Serial backend (build/asan)
 #   cmake/run.sh fuzz [SECONDS]  fuzz the .npy header parser (default 60 s)
@@ -163,12 +163,15 @@ ensure_kokkos() {
   export Kokkos_ROOT=$kokkos_prefix
 }
 
+# Configures the preset and builds the given targets (all when none).
 build() {
   ensure_test_packages
   ensure_kokkos
   cmake --preset "$preset" -S "$root" > "$deps/configure-$preset.log" 2>&1 ||
     { cat "$deps/configure-$preset.log" >&2; die "configuring the '$preset' preset failed"; }
-  cmake --build --preset "$preset" -j "$jobs"
+  local targets=()
+  [ $# -eq 0 ] || targets=(--target "$@")
+  cmake --build --preset "$preset" -j "$jobs" "${targets[@]}"
 }
 
 # The unit tests and the command's tests built with AddressSanitizer and
@@ -222,12 +225,12 @@ case "$preset" in openmp|serial|cuda) ;; *) die "RECUR_PRESET must be openmp, se
 mkdir -p "$deps"
 case "${1:-}" in
   deps) ensure_test_packages; ensure_kokkos; say "Kokkos_ROOT=$Kokkos_ROOT" ;;
-  demo) build; "$root/build/$preset/examples/recur_demo" ;;
+  demo) build recur_demo; "$root/build/$preset/examples/recur_demo" ;;
   test) build; ctest --preset "$preset" ;;
   asan) asan ;;
   install) install_into "${2:-}" ;;
   fuzz) "$root/unit_tests/fuzz/run.sh" "${2:-60}" ;;
-  perf) build
+  perf) build recur_perf
         "$root/build/$preset/perf_tests/recur_perf" \
           --benchmark_out="$root/build/$preset/perf.json" --benchmark_out_format=json ;;
   *) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;

@@ -1,6 +1,6 @@
 // recur's demo: the seed's two tables through recur::evaluate, then the
-// throughput of a large batch next to a Kokkos fill of the same bytes (the
-// bandwidth ceiling, measured here, in this process).
+// throughput of a large batch next to the best store rate for the same bytes
+// (recur::store_ceiling, measured here, in this process).
 //
 //   recur_demo [log2(M)]     (M = 2^22 on CPUs, 2^24 on GPUs by default)
 #include "print_table.hpp"
@@ -13,46 +13,26 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <vector>
 
 namespace demo {
 
 using Space = Kokkos::DefaultExecutionSpace;
 
+// The median of 5 fenced runs after a warm-up, as recur::store_ceiling times.
 template <class Operation>
-double best_seconds(const Operation& operation, int repetitions = 5) {
+double median_seconds(const Operation& operation, int repetitions = 5) {
   operation();  // warm-up
-  Space().fence();
-  double best = 1e300;
+  std::vector<double> times;
   for (int r = 0; r < repetitions; ++r) {
+    Space().fence();
     Kokkos::Timer timer;
     operation();
     Space().fence();
-    best = std::min(best, timer.seconds());
+    times.push_back(timer.seconds());
   }
-  return best;
-}
-
-// The ceiling: V's bytes stored by the faster of two Kokkos fills: deep_copy
-// of a scalar into V's allocation as a rank-1 View (fastest on CPUs; one
-// element per thread on a GPU, far below the memory's speed in float), and a
-// plain kernel storing 8 elements a work item, coalesced (fastest on GPUs).
-template <class View>
-double fill_seconds(const View& V) {
-  using T                   = typename View::value_type;
-  T* const data             = V.data();
-  const std::int64_t count  = std::int64_t(V.span());
-  const std::int64_t chunks = (count + 7) / 8;
-  const Kokkos::View<T*, Space, Kokkos::MemoryUnmanaged> flat(data, V.span());
-  const double deep_copy = best_seconds([&] { Kokkos::deep_copy(Space(), flat, T(1)); });
-  const double kernel    = best_seconds([&] {
-    Kokkos::parallel_for(
-        "demo::fill", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, chunks),
-        KOKKOS_LAMBDA(std::int64_t c) {
-          for (int j = 0; j < 8; ++j)
-            if (c + j * chunks < count) data[c + j * chunks] = T(1);
-        });
-  });
-  return std::min(deep_copy, kernel);
+  std::nth_element(times.begin(), times.begin() + repetitions / 2, times.end());
+  return times[repetitions / 2];
 }
 
 template <class Layout, class Family, class Policy>
@@ -64,13 +44,14 @@ void throughput_row(const char* layout, const Family& family, Policy policy, int
   Kokkos::parallel_for(
       "demo::x", Kokkos::RangePolicy<Space>(0, M),
       KOKKOS_LAMBDA(int i) { x(i) = T(-1) + T(2) * T(i) / T(M); });
-  const double fill = fill_seconds(V);
-  const double eval = best_seconds([&] { recur::evaluate(Space(), family, x, V, policy); });
+  // The ceiling: the best store rate for V's bytes, measured here.
+  const recur::StoreCeiling ceiling = recur::store_ceiling(Space(), V);
+  const double eval = median_seconds([&] { recur::evaluate(Space(), family, x, V, policy); });
   const double recur_gbs = (double(M) * N + M) * sizeof(T) / eval / 1e9;
-  const double fill_gbs  = double(V.span()) * sizeof(T) / fill / 1e9;
-  std::printf("%-20s %-12s %-11s %8.3f ms %9.1f GB/s %9.1f GB/s %7.1f %%\n",
+  const double fill_gbs  = ceiling.rate(V.span() * sizeof(T)) / 1e9;
+  std::printf("%-20s %-12s %-11s %8.3f ms %9.1f GB/s %9.1f GB/s %7.1f %%  (%s)\n",
               Family::name(), layout, Policy::name(), eval * 1e3, recur_gbs, fill_gbs,
-              100 * recur_gbs / fill_gbs);
+              100 * recur_gbs / fill_gbs, ceiling.method.c_str());
 }
 
 }  // namespace demo
@@ -102,8 +83,9 @@ int main(int argc, char* argv[]) {
   const int M      = 1 << log2_m;
   const int N      = 32;
   std::printf(
-      "\nthroughput on %s, float, M = 2^%d, N = %d (best of 5; bytes = M*N "
-      "written + M read)\n",
+      "\nthroughput on %s, float, M = 2^%d, N = %d (median of 5; bytes = M*N "
+      "written + M read; the ceiling is the best store rate for V's bytes, its method in "
+      "parentheses)\n",
       Space::name(), log2_m, N);
   std::printf("%-20s %-12s %-11s %11s %14s %14s %9s\n", "family", "layout", "policy",
               "time", "recur", "fill ceiling", "of fill");

@@ -3,6 +3,8 @@
 
 // Shared by the perf suite's files: timing and the same-process ceiling.
 
+#include <recur/ceiling.hpp>
+
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
 
@@ -41,35 +43,13 @@ double run(benchmark::State& state, const Space& space, const Operation& operati
   return times[times.size() / 2];
 }
 
-// The ceiling: V's allocation (V.span() elements) filled by the faster of two
-// Kokkos fills, timed here in the same process:
-//  - deep_copy of a scalar into V's allocation as a rank-1 View: fastest on
-//    CPUs, but one element per GPU thread, which on an H200 stores only about
-//    2e11 elements/s (845 GB/s in float);
-//  - a plain store kernel, 8 elements a work item, coalesced (item c stores
-//    c, c + chunks, ...): near the memory's speed on a GPU.
+// The ceiling: the best store rate for V's allocation (V.span() elements),
+// measured here in the same process by recur::store_ceiling
+// (recur/ceiling.hpp: the best of a Kokkos fill, 16-byte stores, deep_copy
+// and the vendor's memset, each the median of 7 fenced runs).
 template <class Space, class View>
 double fill_seconds(const Space& space, const View& V) {
-  using T                   = typename View::value_type;
-  T* const data             = V.data();
-  const std::int64_t count  = std::int64_t(V.span());
-  const std::int64_t chunks = (count + 7) / 8;
-  const Kokkos::View<T*, Space, Kokkos::MemoryUnmanaged> flat(data, V.span());
-  const double deep_copy = median_seconds(
-      space, [&] { Kokkos::deep_copy(space, flat, T(1)); }, 7);
-  const double kernel = median_seconds(
-      space,
-      [&] {
-        Kokkos::parallel_for(
-            "recur_perf::fill",
-            Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),
-            KOKKOS_LAMBDA(std::int64_t c) {
-              for (int j = 0; j < 8; ++j)
-                if (c + j * chunks < count) data[c + j * chunks] = T(1);
-            });
-      },
-      7);
-  return std::min(deep_copy, kernel);
+  return recur::store_ceiling(space, V).seconds;
 }
 
 // What users do with V (perf_uses.cpp): series fused and through Kokkos

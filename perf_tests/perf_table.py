@@ -30,7 +30,7 @@ def rows(data, space=None):
             continue
         shape = {k: v for k, v in (part.split(":") for part in name if ":" in part)}
         row = dict(space=where, T=scalar, layout=layout, family=family, policy=policy,
-                   chose=b.get("label", ""), log2M=int(shape["log2M"]), N=int(shape["N"]),
+                   chose=b.get("label", "").split(" | ")[0], log2M=int(shape["log2M"]), N=int(shape["N"]),
                    error=b.get("error_message") if b.get("error_occurred") else None)
         if not row["error"]:
             row["ms"] = b["real_time"] if b["time_unit"] == "ms" else b["real_time"] / 1e6

@@ -313,3 +313,28 @@ TYPED_TEST(ApiShapes, PrecompiledAndInPlaceInstancesGiveTheSameBits) {
 }
 
 }  // namespace api_shapes_test
+
+namespace api_shapes_test {
+
+// recur::store_ceiling times every method it knows on the bytes given and
+// reports the fastest; every method stores: the bytes end up overwritten.
+TEST(StoreCeiling, NamesTheFastestMethodAndOverwritesTheBytes) {
+  for (const std::size_t count : {std::size_t(1000), std::size_t(1003)}) {  // 16-byte multiple or not
+    Kokkos::View<float*, Space> V("V", count);
+    Kokkos::deep_copy(V, 3.0f);
+    const recur::StoreCeiling ceiling = recur::store_ceiling(Space{}, V, 3);
+    EXPECT_GT(ceiling.seconds, 0);
+    EXPECT_TRUE(ceiling.method == "kokkos fill" || ceiling.method == "wide fill" ||
+                ceiling.method == "deep_copy" || ceiling.method == "memset")
+        << ceiling.method;
+    if (count % 4 != 0) EXPECT_NE(ceiling.method, "wide fill");
+    EXPECT_DOUBLE_EQ(ceiling.rate(count * 4), count * 4 / ceiling.seconds);
+    const auto h = to_host(V);
+    int unchanged = 0;
+    for (std::size_t i = 0; i < count; ++i) unchanged += h(i) == 3.0f;
+    EXPECT_EQ(unchanged, 0);
+    EXPECT_GT(recur::copy_seconds(Space{}, V.data(), count * 4, 3), 0);
+  }
+}
+
+}  // namespace api_shapes_test

@@ -192,8 +192,8 @@ struct SampleFunction {
 /// recur::project of a function: f(x) is called at the nodes of the n-point
 /// Gauss rule (made for the call in double) on `space`, so it must be callable
 /// there: a KOKKOS_LAMBDA(double x) or a functor with a KOKKOS_FUNCTION
-/// operator()(double) const, returning a real number. n defaults to N =
-/// coefficients.extent(0): the coefficients of f's interpolant at the N Gauss
+/// operator()(double) const, returning a real number. n = 0 (the default)
+/// means N = coefficients.extent(0): the coefficients of f's interpolant at the N Gauss
 /// nodes, exact for polynomials of degree < N; a larger n (n >= N) integrates
 /// f's coefficients more accurately when f is not a polynomial.
 template <class ExecSpace, class Family, class Function, class CView,

@@ -3,6 +3,7 @@
 
 /// recur: batched recurrences on Kokkos. One include for the whole public API.
 
+#include <recur/ceiling.hpp>
 #include <recur/config.hpp>
 #include <recur/evaluate.hpp>
 #include <recur/families.hpp>

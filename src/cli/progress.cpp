@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace recur::cli {
@@ -31,12 +32,26 @@ std::string duration_text(double seconds) {
   return text;
 }
 
+// The seconds a run lasts before its bar is drawn: RECUR_PROGRESS_DELAY
+// when it holds a number >= 0, else half a second.
+std::chrono::duration<double> progress_delay() {
+  const char* text = std::getenv("RECUR_PROGRESS_DELAY");
+  if (text != nullptr) {
+    char* end           = nullptr;
+    const double value = std::strtod(text, &end);
+    if (end != text && *end == '\0' && value >= 0 && value < 1e9)
+      return std::chrono::duration<double>(value);
+  }
+  return std::chrono::duration<double>(0.5);
+}
+
 }  // namespace
 
 Progress::Progress(std::size_t total_rows, std::size_t bytes_per_row)
     : enabled_(::isatty(STDERR_FILENO) == 1 && total_rows > 0),
       total_(total_rows),
       bytes_per_row_(bytes_per_row),
+      delay_(progress_delay()),
       start_(Clock::now()),
       last_draw_(start_) {}
 
@@ -49,7 +64,7 @@ void Progress::advance(std::size_t rows) {
   done_ += rows;
   if (!enabled_) return;
   const auto now = Clock::now();
-  if (now - start_ < std::chrono::milliseconds(500) || now - last_draw_ < std::chrono::milliseconds(100))
+  if (now - start_ < delay_ || (drawn_ && now - last_draw_ < std::chrono::milliseconds(100)))
     return;
   last_draw_ = now;
   draw(false);

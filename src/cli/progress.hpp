@@ -8,7 +8,8 @@ namespace recur::cli {
 
 /// A progress bar with rate and ETA on stderr, drawn only when stderr is a
 /// terminal, and only once a job has run for half a second (short jobs stay
-/// silent). advance() may be called from one thread at a time.
+/// silent; RECUR_PROGRESS_DELAY sets another number of seconds). advance()
+/// may be called from one thread at a time.
 class Progress {
  public:
   Progress(std::size_t total_rows, std::size_t bytes_per_row);
@@ -27,6 +28,7 @@ class Progress {
   bool enabled_;
   bool drawn_ = false;
   std::size_t total_, done_ = 0, bytes_per_row_;
+  std::chrono::duration<double> delay_;
   Clock::time_point start_, last_draw_;
 };
 

@@ -336,17 +336,12 @@ class Usage(Case):
         self.assertEqual(rc, 2)
         self.assertIn("usage:", err)
 
-    def test_progress_bar_on_a_terminal(self):
-        # With stderr on a terminal (a pseudo-terminal here) a run longer than
-        # half a second draws a bar with percentage, rate and ETA, and ends it
-        # with the total time; the output is the same as without the bar.
+    def on_a_terminal(self, args, delay):
+        # Runs the command with stderr on a pseudo-terminal; returns what it drew.
         import pty
-        x, out = self.path("x.npy"), self.path("V.npy")
-        np.save(x, np.linspace(-1, 1, 200000))
-        args = [RECUR, "eval", "--family", "legendre", "--n", "64", "--x", x, "--chunk", "25"]
         master, slave = pty.openpty()
-        start = time.monotonic()
-        process = subprocess.Popen(args + ["--out", out], env=ENV, stderr=slave, stdout=subprocess.DEVNULL)
+        env = dict(ENV, RECUR_PROGRESS_DELAY=delay)
+        process = subprocess.Popen(args, env=env, stderr=slave, stdout=subprocess.DEVNULL)
         os.close(slave)
         drawn = b""
         while True:
@@ -359,14 +354,23 @@ class Usage(Case):
             drawn += data
         os.close(master)
         self.assertEqual(process.wait(timeout=600), 0, drawn)
-        elapsed = time.monotonic() - start
-        text = drawn.decode()
-        if elapsed < 0.7 and not text:
-            self.skipTest(f"the run took {elapsed:.2f} s, before the bar's first drawing at 0.5 s")
+        return drawn.decode()
+
+    def test_progress_bar_on_a_terminal(self):
+        # With stderr on a terminal (a pseudo-terminal here) a run longer than
+        # the delay (RECUR_PROGRESS_DELAY, 0 here, so that fast machines draw
+        # too) draws a bar with percentage, rate and ETA, and ends it with the
+        # total time; the output is the same as without the bar. With a delay
+        # longer than the run nothing is drawn.
+        x, out = self.path("x.npy"), self.path("V.npy")
+        np.save(x, np.linspace(-1, 1, 200000))
+        args = [RECUR, "eval", "--family", "legendre", "--n", "64", "--x", x, "--chunk", "25"]
+        text = self.on_a_terminal(args + ["--out", out], "0")
         self.assertRegex(text, r"\r *\d+% \[#* *\] [\d.]+ [kMGT]?B/s, ETA \d+:\d\d")
         self.assertRegex(text, r"\r100% \[#{30}\] [\d.]+ [kMGT]?B/s, \d+:\d\d +\r?\n$")
         self.eval_ok("--family", "legendre", "--n", 64, "--x", x, "--out", self.path("quiet.npy"))
         self.assertEqual(contents(out), contents(self.path("quiet.npy")))
+        self.assertEqual(self.on_a_terminal(args + ["--out", self.path("late.npy")], "3600"), "")
 
     def test_info(self):
         rc, out, err = run("info")

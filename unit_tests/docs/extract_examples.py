@@ -93,6 +93,14 @@ Kokkos::View<double*, Kokkos::HostSpace> x("x_host", M);
 recur::StreamOptions options;
 const auto sink = [](const recur::StreamChunk<T, Layout>&) {};
 """,
+    "store_ceiling": """
+Kokkos::View<float**, Space> V("V", M, N);
+""",
+    "copy_seconds": """
+Kokkos::View<float**, Space> V("V", M, N);
+void* data = V.data();
+const std::size_t bytes = V.span() * sizeof(float);
+""",
     "read_vector": """
 const std::string path = "docs_example_x.npy";
 const std::vector<double> data(5, 1.0);

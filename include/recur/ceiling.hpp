@@ -1,0 +1,177 @@
+#ifndef RECUR_CEILING_HPP
+#define RECUR_CEILING_HPP
+
+// The store rate a backend reaches for a given allocation, measured in the
+// calling process: the ceiling recur's perf suite and demo set their figures
+// against, and one a user can set their own kernels against. It is the best
+// of several ways to fill the same bytes, each timed as the median of a few
+// fenced runs after a first (touching) one:
+//  - "kokkos fill": a plain kernel storing 8 elements of 4 bytes per work
+//    item, coalesced (item c stores c, c + chunks, ...);
+//  - "wide fill": the same with 16-byte aligned stores (one vector store per
+//    element on a GPU);
+//  - "deep_copy": Kokkos::deep_copy of a scalar into the bytes as a rank-1
+//    View (one element per thread on a GPU, a tuned fill on CPUs);
+//  - "memset": the vendor's memset (cudaMemsetAsync on CUDA; on CPUs
+//    std::memset of each thread's contiguous share, in parallel).
+// copy_seconds times Kokkos::deep_copy between two allocations of the same
+// size: the read + write rate, as STREAM's copy.
+
+#include <recur/impl/kokkos_compat.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace recur {
+
+/// The best fill of an allocation: its time and the method that reached it.
+struct StoreCeiling {
+  double seconds = 0;
+  std::string method;
+  /// Bytes per second for `bytes` bytes.
+  double rate(std::size_t bytes) const { return seconds > 0 ? double(bytes) / seconds : 0; }
+};
+
+namespace impl {
+
+template <class ExecSpace, class Operation>
+double median_of_fenced_runs(const ExecSpace& space, const Operation& operation,
+                             int repetitions) {
+  operation();  // touches the pages, loads the kernel
+  std::vector<double> times;
+  for (int r = 0; r < std::max(1, repetitions); ++r) {
+    space.fence();
+    Kokkos::Timer timer;
+    operation();
+    space.fence();
+    times.push_back(timer.seconds());
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
+}
+
+struct alignas(16) Word16 {
+  std::uint32_t v[4];
+};
+
+// Element c, c + chunks, ..., c + 7 chunks of `data` set to `value`.
+template <class Word>
+struct StridedFill {
+  Word* data;
+  std::int64_t count, chunks;
+  Word value;
+  KOKKOS_FUNCTION void operator()(std::int64_t c) const {
+    for (int j = 0; j < 8; ++j)
+      if (c + j * chunks < count) data[c + j * chunks] = value;
+  }
+};
+
+template <class ExecSpace, class Word>
+double strided_fill_seconds(const ExecSpace& space, void* data, std::size_t bytes,
+                            int repetitions) {
+  const std::int64_t count  = std::int64_t(bytes / sizeof(Word));
+  const std::int64_t chunks = (count + 7) / 8;
+  const StridedFill<Word> fill{static_cast<Word*>(data), count, chunks, Word{}};
+  return median_of_fenced_runs(
+      space,
+      [&] {
+        Kokkos::parallel_for(
+            "recur::store_ceiling[fill]",
+            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),
+            fill);
+      },
+      repetitions);
+}
+
+// std::memset of each of `parts` contiguous shares, one per work item.
+struct SharedMemset {
+  unsigned char* data;
+  std::size_t bytes, parts;
+  void operator()(std::int64_t p) const {
+    const std::size_t begin = bytes * std::size_t(p) / parts;
+    const std::size_t end   = bytes * std::size_t(p + 1) / parts;
+    std::memset(data + begin, 0, end - begin);
+  }
+};
+
+template <class ExecSpace>
+double memset_seconds(const ExecSpace& space, void* data, std::size_t bytes, int repetitions) {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    return median_of_fenced_runs(
+        space, [&] { cudaMemsetAsync(data, 0, bytes, space.cuda_stream()); }, repetitions);
+  }
+#endif
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename ExecSpace::memory_space>::accessible) {
+    const std::size_t parts = std::size_t(std::max(1, int(space.concurrency())));
+    const SharedMemset fill{static_cast<unsigned char*>(data), bytes, parts};
+    return median_of_fenced_runs(
+        space,
+        [&] {
+          Kokkos::parallel_for(
+              "recur::store_ceiling[memset]",
+              Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                  space, 0, std::int64_t(parts)),
+              fill);
+        },
+        repetitions);
+  }
+  return 0;  // no memset on this backend
+}
+
+}  // namespace impl
+
+/// The best store rate of `space` for the `bytes` bytes at `data` (memory
+/// `space` can write, aligned as Kokkos allocates, its contents overwritten).
+/// Fences `space`.
+template <class ExecSpace>
+StoreCeiling store_ceiling(const ExecSpace& space, void* data, std::size_t bytes,
+                           int repetitions = 7) {
+  StoreCeiling best;
+  const auto consider = [&](double seconds, const char* method) {
+    if (seconds > 0 && (best.seconds == 0 || seconds < best.seconds)) best = {seconds, method};
+  };
+  consider(impl::strided_fill_seconds<ExecSpace, std::uint32_t>(space, data, bytes, repetitions),
+           "kokkos fill");
+  if (reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && bytes % 16 == 0)
+    consider(impl::strided_fill_seconds<ExecSpace, impl::Word16>(space, data, bytes, repetitions),
+             "wide fill");
+  const Kokkos::View<std::uint32_t*, typename ExecSpace::memory_space, Kokkos::MemoryUnmanaged>
+      words(static_cast<std::uint32_t*>(data), bytes / 4);
+  consider(impl::median_of_fenced_runs(
+               space, [&] { Kokkos::deep_copy(space, words, std::uint32_t(0)); }, repetitions),
+           "deep_copy");
+  consider(impl::memset_seconds(space, data, bytes, repetitions), "memset");
+  return best;
+}
+
+/// store_ceiling for V's allocation (V.span() elements).
+template <class ExecSpace, class View>
+StoreCeiling store_ceiling(const ExecSpace& space, const View& V, int repetitions = 7) {
+  return store_ceiling(space, static_cast<void*>(V.data()),
+                       V.span() * sizeof(typename View::value_type), repetitions);
+}
+
+/// Kokkos::deep_copy from one allocation of `bytes` bytes into another (read
+/// + write), the median of `repetitions` fenced runs, in seconds. Allocates
+/// the source for the call.
+template <class ExecSpace>
+double copy_seconds(const ExecSpace& space, void* data, std::size_t bytes, int repetitions = 7) {
+  using Words = Kokkos::View<std::uint32_t*, typename ExecSpace::memory_space>;
+  const Words source(Kokkos::view_alloc(space, "recur::copy_seconds::source"), bytes / 4);
+  const Kokkos::View<std::uint32_t*, typename ExecSpace::memory_space, Kokkos::MemoryUnmanaged>
+      target(static_cast<std::uint32_t*>(data), bytes / 4);
+  return impl::median_of_fenced_runs(
+      space, [&] { Kokkos::deep_copy(space, target, source); }, repetitions);
+}
+
+}  // namespace recur
+
+#endif
