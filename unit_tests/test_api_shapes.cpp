@@ -272,6 +272,15 @@ static_assert(!recur::impl::has_eti_instance<Space, recur::Legendre, Kokkos::Vie
                                              Kokkos::View<double**, Kokkos::LayoutLeft, Space,
                                                           Kokkos::MemoryTraits<Kokkos::RandomAccess>>,
                                              recur::Auto>);
+// Derivatives: dV of V's layout only.
+static_assert(recur::impl::has_derivative_instance<Space, recur::Legendre,
+                                                   Kokkos::View<double*, Space>, Left, Left>);
+static_assert(!recur::impl::has_derivative_instance<
+              Space, recur::Legendre, Kokkos::View<double*, Space>, Left,
+              Kokkos::View<double**, Kokkos::LayoutStride, Space>>);
+static_assert(!recur::impl::has_derivative_instance<
+              Space, recur::Legendre, Kokkos::View<double*, Space>, Left,
+              Kokkos::View<double**, Kokkos::LayoutRight, Space>>);
 struct OwnFamily {
   static constexpr const char* name() { return "OwnFamily"; }
   long double initial() const { return 1; }

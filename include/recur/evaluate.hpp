@@ -319,8 +319,7 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
                                 " policy does not fill derivatives yet; use "
                                 "recur::ThreadPerX or recur::Auto with dV");
   }
-  if constexpr (impl::has_eti_instance<ExecSpace, Family, XView, VView, Auto> &&
-                impl::is_plain_view_in<DView, ExecSpace, typename VView::array_layout>) {
+  if constexpr (impl::has_derivative_instance<ExecSpace, Family, XView, VView, DView>) {
     using L = typename VView::array_layout;
     impl::evaluate_derivatives(space, family, impl::eti_x_t<ExecSpace, T>(x),
                                impl::eti_v_t<ExecSpace, T, L>(V), impl::eti_v_t<ExecSpace, T, L>(dV));

@@ -50,10 +50,11 @@ struct is_eti_space : std::false_type {};
 
 // A View in `ExecSpace`'s own memory, with a contiguous layout and no access
 // traits, so that it converts to the canonical View.
-template <class View, class ExecSpace, class Layout = typename View::array_layout>
+template <class View, class ExecSpace>
 inline constexpr bool is_plain_view_in =
     std::is_same_v<typename View::memory_space, typename ExecSpace::memory_space> &&
-    (std::is_same_v<Layout, Kokkos::LayoutLeft> || std::is_same_v<Layout, Kokkos::LayoutRight>) &&
+    (std::is_same_v<typename View::array_layout, Kokkos::LayoutLeft> ||
+     std::is_same_v<typename View::array_layout, Kokkos::LayoutRight>) &&
     !View::memory_traits::is_random_access && !View::memory_traits::is_atomic &&
     !View::memory_traits::is_restrict && !View::memory_traits::is_aligned;
 
@@ -65,6 +66,14 @@ inline constexpr bool has_eti_instance =
     std::is_same_v<Policy, Auto> &&
     std::is_same_v<typename XView::non_const_value_type, typename VView::non_const_value_type> &&
     is_plain_view_in<XView, ExecSpace> && is_plain_view_in<VView, ExecSpace>;
+
+// Whether evaluate(space, family, x, V, dV) has one: dV as V.
+template <class ExecSpace, class Family, class XView, class VView, class DView>
+inline constexpr bool has_derivative_instance =
+    has_eti_instance<ExecSpace, Family, XView, VView, Auto> &&
+    std::is_same_v<typename DView::array_layout, typename VView::array_layout> &&
+    std::is_same_v<typename DView::non_const_value_type, typename VView::non_const_value_type> &&
+    is_plain_view_in<DView, ExecSpace>;
 
 // Whether transpose_product(space, A, G, out) (recur::project's V^T g, by
 // Kokkos Kernels' gemv or gemm) has a precompiled instance: A LayoutLeft, G
