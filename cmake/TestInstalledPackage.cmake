@@ -45,7 +45,11 @@ run(${CMAKE_COMMAND} --install ${WORK_DIR}/build)
 file(REMOVE_RECURSE ${WORK_DIR}/build)
 file(RENAME ${stage} ${moved})
 
-run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples -B ${WORK_DIR}/examples -G "${GENERATOR}"
+# A fresh shell: no Kokkos_ROOT or CMAKE_PREFIX_PATH from the build's
+# environment (cmake/run.sh exports Kokkos_ROOT, and find_package honours it
+# before any hint).
+run(${CMAKE_COMMAND} -E env --unset=Kokkos_ROOT --unset=KokkosKernels_ROOT --unset=CMAKE_PREFIX_PATH
+    ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples -B ${WORK_DIR}/examples -G "${GENERATOR}"
     -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_PREFIX_PATH=${moved})
 if(NOT run_errors MATCHES "recur: CMAKE_BUILD_TYPE is not set")
   message(FATAL_ERROR "recur's package config did not warn about the missing build type:\n${run_errors}")
@@ -54,7 +58,8 @@ file(STRINGS ${WORK_DIR}/examples/CMakeCache.txt kokkos_found REGEX "^Kokkos_DIR
 if(bundled AND NOT kokkos_found MATCHES "^Kokkos_DIR:[A-Z]*=${moved}/")
   message(FATAL_ERROR "the installed recur found ${kokkos_found}, not the Kokkos in its own moved prefix ${moved}")
 endif()
-run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples -B ${WORK_DIR}/examples -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} -E env --unset=Kokkos_ROOT --unset=KokkosKernels_ROOT --unset=CMAKE_PREFIX_PATH
+    ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples -B ${WORK_DIR}/examples -DCMAKE_BUILD_TYPE=Release)
 if(run_errors MATCHES "recur: CMAKE_BUILD_TYPE is not set")
   message(FATAL_ERROR "recur's package config warned although the build type is set:\n${run_errors}")
 endif()
