@@ -73,9 +73,10 @@ void stream(benchmark::State& state) {
     Kokkos::View<T**, Layout, Space> V(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "V"), M,
                                        std::size_t(N));
     const auto V_host = Kokkos::create_mirror_view(V);
-    recur::evaluate(space, Family{}, x_device, V);  // warm-up
-    in_memory = median_seconds(space, [&] { recur::evaluate(space, Family{}, x_device, V); }, 5);
-    to_host   = median_seconds(
+    // Each: the median of 5 fenced runs after a warm-up (as the ceiling is timed).
+    in_memory = recur::impl::median_of_fenced_runs(
+        space, [&] { recur::evaluate(space, Family{}, x_device, V); }, 5);
+    to_host = recur::impl::median_of_fenced_runs(
         space,
         [&] {
           recur::evaluate(space, Family{}, x_device, V);

@@ -14,21 +14,6 @@
 
 namespace recur_perf {
 
-/// The median of `repetitions` fenced runs of `operation`, in seconds.
-template <class Space, class Operation>
-double median_seconds(const Space& space, const Operation& operation, int repetitions) {
-  std::vector<double> times;
-  for (int r = 0; r < repetitions; ++r) {
-    space.fence();
-    Kokkos::Timer timer;
-    operation();
-    space.fence();
-    times.push_back(timer.seconds());
-  }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
-}
-
 /// Times `operation` over the benchmark's iterations, after one warm-up call
 /// (coefficient tables, first-call setup), as manual time; returns the median.
 template <class Space, class Operation>
@@ -36,7 +21,11 @@ double run(benchmark::State& state, const Space& space, const Operation& operati
   operation();
   std::vector<double> times;
   for (auto _ : state) {
-    times.push_back(median_seconds(space, operation, 1));
+    space.fence();
+    Kokkos::Timer timer;
+    operation();
+    space.fence();
+    times.push_back(timer.seconds());
     state.SetIterationTime(times.back());
   }
   std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
