@@ -202,8 +202,8 @@ TYPED_TEST(ApiShapes, ProjectCallsAFunctionAtTheGaussNodes) {
             "recur::project: n = -2 Gauss points; n must be at least 1 (and at least N)");
 }
 
-// recur:: math in device code gives what <cmath> gives on the host (to an
-// ulp or two: device libraries may round differently).
+// recur:: math in device code gives what <cmath> gives on the host (to a
+// few ulps: device libraries may round differently).
 void device_math(const Kokkos::View<double**, Space>& out) {
   const int count = int(out.extent(0));
   Kokkos::parallel_for(
@@ -239,8 +239,12 @@ TEST(Math, DeviceFunctionsAgreeWithTheHostLibrary) {
                                  std::pow(x, 1.5), x,             x,               std::atan2(x, 2.0),
                                  std::erf(x / 4),  std::exp(-x),  std::sqrt(x),    std::cbrt(x),
                                  std::tanh(x),     std::log1p(x), std::hypot(x, 1.0), double(3 + i)};
-    for (int k = 0; k < 16; ++k)
-      EXPECT_NEAR(h(i, k), expected[k], 4e-16 * std::fabs(expected[k])) << "function " << k << " x=" << x;
+    // CUDA's math library documents at most 2 ulps for these, glibc about 1.
+    for (int k = 0; k < 16; ++k) {
+      const double ulp = std::nextafter(std::fabs(expected[k]), HUGE_VAL) - std::fabs(expected[k]);
+      EXPECT_LE(std::fabs(h(i, k) - expected[k]), 4 * ulp)
+          << "function " << k << " x=" << x << ": " << (h(i, k) - expected[k]) / ulp << " ulps";
+    }
   }
   static_assert(std::is_same_v<decltype(recur::sin(1.0f)), float>);
   static_assert(std::is_same_v<decltype(recur::sin(1)), double>);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace recur::impl {
 
@@ -87,16 +88,6 @@ struct LockstepRows {
     }
     for (int r = 0; r < B; ++r) V(i0 + r, n) = value<Scaled>(scan, u0, u1, e, r);
   }
-  KOKKOS_FORCEINLINE_FUNCTION void store(std::int64_t i0, int rows, int n, const Numbers& u0,
-                                         const Numbers& u1, const Exponents& e,
-                                         bool scaled) const {
-    if (Packed || scaled) {  // GPUs: one path (a select per value) is enough
-      store<true>(i0, rows, n, u0, u1, e);
-    } else {
-      store<false>(i0, rows, n, u0, u1, e);
-    }
-  }
-
   KOKKOS_FORCEINLINE_FUNCTION static void advance(const Scan& scan, const double (&xs)[B],
                                                   const typename Scan::step_type& k,
                                                   Numbers& u0, Numbers& u1) {
@@ -147,15 +138,19 @@ struct LockstepRows {
       every_step = every_step || scan.checks_every_step(xs[r]);
       scaled     = scaled || t.e != 0;
     }
-    store(i0, rows, 0, u0, u1, e, scaled);
+    if (scaled) {
+      store<true>(i0, rows, 0, u0, u1, e);
+    } else {
+      store<false>(i0, rows, 0, u0, u1, e);
+    }
     if constexpr (Packed) {  // GPUs: coefficients loaded ahead (for_steps)
       for_steps<true>(
           scan, 0, N - 1, every_step,
-          [&](int n, const typename Scan::step_type& k) {
+          [&](int n, const typename Scan::step_type& k, auto plain) {
             advance(scan, xs, k, u0, u1);
-            store(i0, rows, n + 1, u0, u1, e, scaled);
+            store<!decltype(plain)::value>(i0, rows, n + 1, u0, u1, e);
           },
-          [&] { check(u0, u1, e, scaled); });
+          [&] { check(u0, u1, e, scaled); }, [&] { return !scaled; });
     } else {  // CPUs: one coefficient load a step (lookahead measured no faster)
       // Plain stores until a lane carries an exponent, then stores through
       // output(): two loops, so that the first has no call in it and keeps
@@ -197,9 +192,15 @@ void lockstep_rows(const ExecSpace& space, const std::string& label, const XView
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   constexpr int B      = host ? 8 : Pack<T>::size;
   const std::int64_t M = std::int64_t(V.extent(0));
+  // Double-double on a GPU: at most 85 registers a thread (768 threads an
+  // SM), which nvcc otherwise exceeds (110); the latency-bound recurrence
+  // needs the warps more (H200: 2.63 against 2.72 ms, docs/performance.md).
+  using Bounds = std::conditional_t<!host && std::is_same_v<typename Scan::number_type, DoubleDouble>,
+                                    Kokkos::LaunchBounds<256, 3>, Kokkos::LaunchBounds<>>;
   Kokkos::parallel_for(
       label,
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, (M + B - 1) / B),
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, Bounds>(space, 0,
+                                                                              (M + B - 1) / B),
       LockstepRows<B, !host, T, Scan, XView, VView>{scan, x, V});
 }
 

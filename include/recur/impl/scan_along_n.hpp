@@ -104,14 +104,15 @@ KOKKOS_FUNCTION Transfer<typename Scan::number_type> chunk_transfer(const Scan& 
   Scaled<W> a{constant<W>(1), constant<W>(0), 0}, b{constant<W>(0), constant<W>(1), 0};
   for_steps(
       scan, begin, end, scan.checks_every_step(x),
-      [&](int, const typename Scan::step_type& k) {
+      [&](int, const typename Scan::step_type& k, auto) {
         scan.advance(x, k, a);
         scan.advance(x, k, b);
       },
       [&] {
         keep_both_in_range(a);
         keep_both_in_range(b);
-      });
+      },
+      [] { return true; });
   return {a, b};
 }
 // For power sums (1, 0) is a fixed point, so only the image of (0, 1) needs
@@ -119,7 +120,7 @@ KOKKOS_FUNCTION Transfer<typename Scan::number_type> chunk_transfer(const Scan& 
 KOKKOS_INLINE_FUNCTION Transfer<double> chunk_transfer(const PowerSumsScan& scan, double x,
                                                        int begin, int end) {
   Transfer<double> m{{1, 0, 0}, {0, 1, 0}};
-  advance_through(scan, x, begin, end, m.c1, [](int) {});
+  advance_through(scan, x, begin, end, m.c1, [](int, double) {});
   return m;
 }
 
@@ -316,7 +317,7 @@ struct ChunkOutputs {
     Scaled<W> s           = starts(level.at(i, c));
     V(i, shape.begin(c)) = T(scan.output(s));
     advance_through(scan, xi, shape.begin(c), shape.end(c) - 1, s,
-                    [&](int n) { V(i, n) = T(scan.output(s)); });
+                    [&](int n, double value) { V(i, n) = T(value); });
   }
 };
 

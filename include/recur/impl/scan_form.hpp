@@ -9,7 +9,8 @@
 //                                    three-term family's coefficients)
 //   advance(x, load(n), state)       the state at n to the state at n + 1
 //                                    (arithmetic only: see for_steps)
-//   output(state)                    the value at n, as a double
+//   output(state)                    the value at n, as a double: u0 itself
+//                                    while the exponent e is 0
 //   checks_every_step(x)             whether the state at x must be brought
 //                                    below the scaling limit after every step
 //   check_period                     else after how many steps
@@ -41,9 +42,15 @@ namespace recur::impl {
 inline constexpr double unchecked_x      = 0x1p64;
 inline constexpr double unchecked_growth = 0x1p95;
 
-// Runs `step(n, k)` for n = begin, ..., end - 1 in order, k = scan.load(n),
-// and `check()` after every Scan::check_period steps and every step of the tail (or
-// after every step when `every_step`).
+// Runs `step(n, k, plain)` for n = begin, ..., end - 1 in order, k =
+// scan.load(n), and `check()` after every Scan::check_period steps and after
+// the last step (or after every step when `every_step`).
+// plain is std::true_type in blocks that start with `is_plain()` true (the
+// state carries no exponent: only check() can give it one, so none of the
+// block's steps does), else std::false_type: a step stores the state's number
+// itself in plain blocks and goes through output()'s scaling only in the
+// others, chosen once a block rather than once a value (output()'s select
+// per value cost the H200's staged kernels a fifth of their speed).
 // The loads go out `Scan::lookahead` at a time, ahead of the steps that use
 // them: a step's coefficient load otherwise waits behind the previous step's
 // store to V (the compiler cannot tell that they never alias), and the
@@ -54,51 +61,77 @@ inline constexpr double unchecked_growth = 0x1p95;
 // Unroll: unrolled by force on GPUs (the lockstep kernel: left to itself, nvcc
 // kept its loaded-ahead coefficients in local memory, a 192-byte stack frame;
 // ptxas, docs/performance.md).
-template <bool Unroll = false, class Scan, class Step, class Check>
-KOKKOS_FORCEINLINE_FUNCTION void for_steps(const Scan& scan, int begin, int end, bool every_step,
-                                           const Step& step, const Check& check) {
-  constexpr int U = Scan::lookahead, check_period = Scan::check_period;
-  static_assert(check_period % U == 0, "recur: a scan form's lookahead must divide its check period");
-  int n = begin;
-  if (!every_step) {
-    for (; n + check_period <= end; n += check_period) {
-      for (int j0 = 0; j0 < check_period; j0 += U) {
-        typename Scan::step_type k[U];
-        if constexpr (Unroll) {
+template <bool Unroll, class Scan, class Step, class Plain>
+KOKKOS_FORCEINLINE_FUNCTION void block_of_steps(const Scan& scan, int n, const Step& step,
+                                                Plain plain) {
+  constexpr int U = Scan::lookahead;
+  for (int j0 = 0; j0 < Scan::check_period; j0 += U) {
+    typename Scan::step_type k[U];
+    if constexpr (Unroll) {
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-          for (int j = 0; j < U; ++j) k[j] = scan.load(n + j0 + j);
+      for (int j = 0; j < U; ++j) k[j] = scan.load(n + j0 + j);
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-          for (int j = 0; j < U; ++j) step(n + j0 + j, k[j]);
-        } else {
-          for (int j = 0; j < U; ++j) k[j] = scan.load(n + j0 + j);
-          for (int j = 0; j < U; ++j) step(n + j0 + j, k[j]);
-        }
-      }
-      check();
+      for (int j = 0; j < U; ++j) step(n + j0 + j, k[j], plain);
+    } else {
+      for (int j = 0; j < U; ++j) k[j] = scan.load(n + j0 + j);
+      for (int j = 0; j < U; ++j) step(n + j0 + j, k[j], plain);
     }
   }
-  for (; n < end; ++n) {
-    step(n, scan.load(n));
+}
+
+template <bool Unroll = false, class Scan, class Step, class Check, class IsPlain>
+KOKKOS_FORCEINLINE_FUNCTION void for_steps(const Scan& scan, int begin, int end, bool every_step,
+                                           const Step& step, const Check& check,
+                                           const IsPlain& is_plain) {
+  static_assert(Scan::check_period % Scan::lookahead == 0,
+                "recur: a scan form's lookahead must divide its check period");
+  int n = begin;
+  if (every_step) {
+    for (; n < end; ++n) {
+      step(n, scan.load(n), std::false_type{});
+      check();
+    }
+    return;
+  }
+  for (; n + Scan::check_period <= end; n += Scan::check_period) {
+    if (is_plain()) {
+      block_of_steps<Unroll>(scan, n, step, std::true_type{});
+    } else {
+      block_of_steps<Unroll>(scan, n, step, std::false_type{});
+    }
+    check();
+  }
+  // The tail: fewer than check_period steps, so one check after them does.
+  if (n < end) {
+    if (is_plain()) {
+      for (; n < end; ++n) step(n, scan.load(n), std::true_type{});
+    } else {
+      for (; n < end; ++n) step(n, scan.load(n), std::false_type{});
+    }
     check();
   }
 }
 
 // Carries `s` from term begin to term end of the recurrence at x, calling
-// put(n + 1) once s holds term n + 1.
+// put(n + 1, value) once s holds term n + 1, value = scan.output(s).
 template <class Scan, class Put>
 KOKKOS_FORCEINLINE_FUNCTION void advance_through(const Scan& scan, double x, int begin, int end,
                                                  typename Scan::state_type& s, const Put& put) {
   for_steps(
       scan, begin, end, scan.checks_every_step(x),
-      [&](int n, const typename Scan::step_type& k) {
+      [&](int n, const typename Scan::step_type& k, auto plain) {
         scan.advance(x, k, s);
-        put(n + 1);
+        if constexpr (decltype(plain)::value) {
+          put(n + 1, to_double(s.u0));  // = scan.output(s) while s.e == 0
+        } else {
+          put(n + 1, scan.output(s));
+        }
       },
-      [&] { keep_both_in_range(s); });
+      [&] { keep_both_in_range(s); }, [&] { return s.e == 0; });
 }
 
 // One round of a staged pass (Staged's long rows, ScanAlongN's row-slice
@@ -110,8 +143,8 @@ template <class T, class Scan>
 KOKKOS_FORCEINLINE_FUNCTION void stage_terms(const Scan& scan, double x, int first, int last,
                                              int end, typename Scan::state_type& s, T* out) {
   if (first < last) out[0] = T(scan.output(s));
-  advance_through(scan, x, first, last < end ? last : end - 1, s, [&](int n) {
-    if (n < last) out[n - first] = T(scan.output(s));
+  advance_through(scan, x, first, last < end ? last : end - 1, s, [&](int n, double value) {
+    if (n < last) out[n - first] = T(value);
   });
 }
 
@@ -121,7 +154,7 @@ KOKKOS_FORCEINLINE_FUNCTION void scan_fill(const Scan& scan, double x, const Sli
   typename Scan::state_type state;
   scan.start(x, state);
   s(0) = T(scan.output(state));
-  advance_through(scan, x, 0, s.size() - 1, state, [&](int n) { s(n) = T(scan.output(state)); });
+  advance_through(scan, x, 0, s.size() - 1, state, [&](int n, double value) { s(n) = T(value); });
 }
 
 // PowerSums as a linear recurrence: (s_n, x^(n+1)), s_{n+1} = s_n + x x^(n+1),

@@ -73,10 +73,12 @@ struct ThreeTermKernel {
   static constexpr bool has_prefactor = !std::is_same_v<Prefactor, NoPrefactor>;
   // Step n needs coefficients(n); for_steps loads `lookahead` of them at once
   // (fewer for double-double, whose coefficients take twice the registers).
+  // 4 and 2: with 8 and 4 the H200's staged kernels held twice the registers
+  // and ran 4-7 % slower (docs/performance.md).
   using number_type = W;
   using state_type  = Scaled<W>;
   using step_type   = ThreeTermCoefficients<W>;
-  static constexpr int lookahead    = std::is_same_v<W, double> ? 8 : 4;
+  static constexpr int lookahead    = std::is_same_v<W, double> ? 4 : 2;
   static constexpr int check_period = 8;
 
   KOKKOS_FUNCTION void start(double x, state_type& s) const {
