@@ -4,7 +4,8 @@
 //   recur_perf --benchmark_out=evaluate.json --benchmark_out_format=json
 //   recur_perf --benchmark_filter=Cuda        (one backend; names carry it)
 //
-// Names: evaluate/<space>/<T>/<layout>/<family>/<policy>/log2M:<m>/N:<n>; Auto's
+// Names: evaluate/<space>/<T>/<layout>/<family>/<policy>/log2M:<m>/N:<n>, the
+// policy "Auto-Fast" for recur::Fast (double only: float runs as Accurate); Auto's
 // runs carry the policy it chose as their label, every run " | ceiling: "
 // and the method that reached the ceiling. Counters:
 // GBps = (M*N written + M read) * sizeof(T) / median time;
@@ -29,7 +30,8 @@
 
 namespace recur_perf {
 
-template <class Space, class T, class Layout, class Family, class Policy>
+template <class Space, class T, class Layout, class Family, class Policy,
+          class Precision = recur::Accurate>
 void evaluate(benchmark::State& state, Policy policy) {
   const std::int64_t M = std::int64_t(1) << state.range(0);
   const int N          = int(state.range(1));
@@ -50,7 +52,7 @@ void evaluate(benchmark::State& state, Policy policy) {
                           : "";
   state.SetLabel(label + " | ceiling: " + ceiling.method);
   try {
-    recur::evaluate(space, Family{}, x, V, policy);  // warm-up
+    recur::evaluate(space, Family{}, x, V, policy, Precision{});  // warm-up
   } catch (const std::exception& e) {  // e.g. Staged rows longer than scratch
     state.SkipWithError(e.what());
     return;
@@ -58,7 +60,7 @@ void evaluate(benchmark::State& state, Policy policy) {
   for (auto _ : state) {
     space.fence();
     Kokkos::Timer timer;
-    recur::evaluate(space, Family{}, x, V, policy);
+    recur::evaluate(space, Family{}, x, V, policy, Precision{});
     space.fence();
     times.push_back(timer.seconds());
     state.SetIterationTime(times.back());
@@ -206,14 +208,20 @@ void add(const std::string& layout) {
                            (std::is_same_v<T, float> ? "float" : "double") + "/" +
                            layout + "/" + Family::name() + "/";
   const auto run = evaluate<Space, T, Layout, Family, Policy>;
-  auto* b = benchmark::RegisterBenchmark((name + Policy::name()).c_str(), run, Policy{});
-  b->ArgNames({"log2M", "N"})->UseManualTime()->Unit(benchmark::kMillisecond);
   // Many short rows, and 16 rows of 2^24 terms; on CPUs 16x fewer rows, or
   // 16x shorter ones.
   const int shrink = device ? 0 : 4;
-  for (auto [log2_m, n] : {std::pair{24, 32}, {22, 64}, {20, 256}, {26, 4}})
-    b->Args({log2_m - shrink, n});
-  b->Args({4, (1 << 24) >> shrink});
+  const auto shapes = [&](benchmark::internal::Benchmark* b) {
+    b->ArgNames({"log2M", "N"})->UseManualTime()->Unit(benchmark::kMillisecond);
+    for (auto [log2_m, n] : {std::pair{24, 32}, {22, 64}, {20, 256}, {26, 4}})
+      b->Args({log2_m - shrink, n});
+    b->Args({4, (1 << 24) >> shrink});
+  };
+  shapes(benchmark::RegisterBenchmark((name + Policy::name()).c_str(), run, Policy{}));
+  if constexpr (std::is_same_v<Policy, recur::Auto> && std::is_same_v<T, double>)
+    shapes(benchmark::RegisterBenchmark((name + "Auto-Fast").c_str(),
+                                        evaluate<Space, T, Layout, Family, Policy, recur::Fast>,
+                                        Policy{}));
   // ScanAlongN's chunk length against its default, on the long rows.
   if constexpr (std::is_same_v<Policy, recur::ScanAlongN>)
     for (const int chunk : {128, 256, 512}) {

@@ -208,7 +208,7 @@ void device_math(const Kokkos::View<double**, Space>& out) {
   const int count = int(out.extent(0));
   Kokkos::parallel_for(
       "math", Kokkos::RangePolicy<Space>(0, count), KOKKOS_LAMBDA(int i) {
-        const double x = 0.3 + 0.7 * i;
+        const double x = 0.25 + 0.625 * i;  // exact: no rounding to contract differently
         out(i, 0)      = recur::sin(x);
         out(i, 1)      = recur::cos(x);
         out(i, 2)      = recur::tan(x);
@@ -234,7 +234,7 @@ TEST(Math, DeviceFunctionsAgreeWithTheHostLibrary) {
   device_math(out);
   const auto h = to_host(out);
   for (int i = 0; i < count; ++i) {
-    const double x             = 0.3 + 0.7 * i;
+    const double x             = 0.25 + 0.625 * i;
     const double expected[16] = {std::sin(x),      std::cos(x),   std::tan(x),     std::log(x),
                                  std::pow(x, 1.5), x,             x,               std::atan2(x, 2.0),
                                  std::erf(x / 4),  std::exp(-x),  std::sqrt(x),    std::cbrt(x),

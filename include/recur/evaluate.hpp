@@ -62,10 +62,15 @@ template <class Policy>
 inline constexpr bool is_policy_v =
     std::is_same_v<Policy, Auto> || std::is_same_v<Policy, ThreadPerX> ||
     std::is_same_v<Policy, Staged> || std::is_same_v<Policy, ScanAlongN>;
+template <class Precision>
+inline constexpr bool is_precision_v =
+    std::is_same_v<Precision, Accurate> || std::is_same_v<Precision, Fast>;
 
-template <class Family>
+// "recur::evaluate[Legendre,Staged]", and ",Fast" before the bracket with Fast.
+template <class Family, class Precision = Accurate>
 std::string kernel_label(const char* operation, const char* policy) {
-  return std::string("recur::") + operation + "[" + Family::name() + "," + policy + "]";
+  return std::string("recur::") + operation + "[" + Family::name() + "," + policy +
+         (std::is_same_v<Precision, Fast> ? ",Fast]" : "]");
 }
 
 template <class ExecSpace>
@@ -73,9 +78,9 @@ inline constexpr bool is_host_space_v =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 
 // The kernel type that evaluates `Family` into values of type T.
-template <class T, class ExecSpace, class Family>
-using kernel_t = decltype(make_kernel<T>(std::declval<const ExecSpace&>(),
-                                         std::declval<const Family&>(), 0));
+template <class T, class ExecSpace, class Family, class Precision = Accurate>
+using kernel_t = decltype(make_kernel<T, Precision>(std::declval<const ExecSpace&>(),
+                                                    std::declval<const Family&>(), 0));
 
 // Auto's rule, from measurements on an H200 and on CPUs (docs/performance.md):
 //  - few rows and long ones: ScanAlongN, if the recurrence has a scan form
@@ -155,19 +160,20 @@ void dispatch(const ExecSpace& space, const VView& V, Policy policy, const Run& 
 
 // recur::evaluate once its arguments are checked (the precompiled
 // instances of impl/eti.hpp are of this).
-template <class ExecSpace, class Family, class XView, class VView, class Policy>
+template <class ExecSpace, class Family, class XView, class VView, class Policy,
+          class Precision>
 void evaluate_values(const ExecSpace& space, const Family& family, const XView& x,
-                     const VView& V, Policy policy) {
+                     const VView& V, Policy policy, Precision) {
   using T                  = typename VView::non_const_value_type;
-  using Kernel             = kernel_t<T, ExecSpace, Family>;
+  using Kernel             = kernel_t<T, ExecSpace, Family, Precision>;
   constexpr bool scannable = has_scan_form<Kernel>::value;
   ScopedRegion region("recur::evaluate");
   if (V.extent(0) == 0) return;
-  const Kernel kernel = make_kernel<T>(space, family, int(V.extent(1)));
+  const Kernel kernel = make_kernel<T, Precision>(space, family, int(V.extent(1)));
   dispatch<scannable, is_three_term_family<Family>::value, T>(
       space, V, policy, [&](auto chosen) {
     using Chosen            = decltype(chosen);
-    const std::string label = kernel_label<Family>("evaluate", Chosen::name());
+    const std::string label = kernel_label<Family, Precision>("evaluate", Chosen::name());
     const FamilyRow<T, Kernel> row{kernel};
     // (Each use of the scan form sits under its own `if constexpr
     // (scannable)`: nvcc instantiates discarded branches of conjunctions.)
@@ -202,15 +208,16 @@ void evaluate_values(const ExecSpace& space, const Family& family, const XView& 
 }
 
 // recur::evaluate with derivatives once its arguments are checked.
-template <class ExecSpace, class Family, class XView, class VView, class DView>
+template <class ExecSpace, class Family, class XView, class VView, class DView,
+          class Precision>
 void evaluate_derivatives(const ExecSpace& space, const Family& family, const XView& x,
-                          const VView& V, const DView& dV) {
+                          const VView& V, const DView& dV, Precision) {
   using T = typename VView::non_const_value_type;
   ScopedRegion region("recur::evaluate");
-  const std::string label = kernel_label<Family>(
+  const std::string label = kernel_label<Family, Precision>(
       "evaluate_with_derivative", ThreadPerX::name());
   if (V.extent(0) == 0) return;
-  const auto kernel = make_kernel<T>(space, family, int(V.extent(1)));
+  const auto kernel = make_kernel<T, Precision>(space, family, int(V.extent(1)));
   thread_per_x(space, label, x, V, dV, FamilyRow<T, std::decay_t<decltype(kernel)>>{kernel});
 }
 
@@ -235,45 +242,56 @@ namespace recur {
 /// Fills V(i, n) = p_n(x(i)) for every row i < M and term n < N of `family`,
 /// on the execution space instance `space`. V is M x N with M = x.extent(0);
 /// any layout (LayoutLeft, LayoutRight, LayoutStride), float or double.
+/// `policy` (recur::Auto, the default, ThreadPerX, Staged, ScanAlongN) says
+/// how the work is spread, `precision` (recur::Accurate, the default, or
+/// recur::Fast) in what arithmetic; a precision alone stands for Auto and it.
 /// The work is enqueued on `space`; fence it before reading V on the host.
 template <class ExecSpace, class Family, class XView, class VView,
-          class Policy = Auto,
+          class Policy = Auto, class Precision = Accurate,
           std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
                                !Kokkos::is_view<Policy>::value,
                            int> = 0>
 void evaluate(const ExecSpace& space, const Family& family, const XView& x,
-              const VView& V, Policy policy = {}) {
-  static_assert(impl::check_view_types<ExecSpace, XView, VView>());
-  static_assert(impl::is_policy_v<Policy>,
-                "recur::evaluate: the policy must be recur::Auto, "
-                "recur::ThreadPerX, recur::Staged or recur::ScanAlongN");
-  using T      = typename VView::non_const_value_type;
-  using Kernel = impl::kernel_t<T, ExecSpace, Family>;
-  constexpr bool scannable = impl::has_scan_form<Kernel>::value;
-  static_assert(scannable || !std::is_same_v<Policy, ScanAlongN>,
-                "recur::evaluate: recur::ScanAlongN needs a three-term family "
-                "or PowerSums (a linear recurrence it can compose); use "
-                "recur::ThreadPerX or recur::Staged for this family");
-  impl::check_extents("recur::evaluate", x, V);
-
-  if constexpr (impl::has_eti_instance<ExecSpace, Family, XView, VView, Policy>) {
-    using T = typename VView::non_const_value_type;
-    using L = typename VView::array_layout;
-    impl::evaluate_values(space, family, impl::eti_x_t<ExecSpace, T>(x),
-                          impl::eti_v_t<ExecSpace, T, L>(V), policy);
+              const VView& V, Policy policy = {}, Precision precision = {}) {
+  if constexpr (impl::is_precision_v<Policy>) {
+    static_assert(std::is_same_v<Precision, Accurate>,
+                  "recur::evaluate: give the policy before the precision");
+    evaluate(space, family, x, V, Auto{}, policy);
   } else {
-    impl::evaluate_values(space, family, x, V, policy);
+    static_assert(impl::check_view_types<ExecSpace, XView, VView>());
+    static_assert(impl::is_policy_v<Policy>,
+                  "recur::evaluate: the policy must be recur::Auto, "
+                  "recur::ThreadPerX, recur::Staged or recur::ScanAlongN");
+    static_assert(impl::is_precision_v<Precision>,
+                  "recur::evaluate: the precision must be recur::Accurate or recur::Fast");
+    using T      = typename VView::non_const_value_type;
+    using Kernel = impl::kernel_t<T, ExecSpace, Family, Precision>;
+    constexpr bool scannable = impl::has_scan_form<Kernel>::value;
+    static_assert(scannable || !std::is_same_v<Policy, ScanAlongN>,
+                  "recur::evaluate: recur::ScanAlongN needs a three-term family "
+                  "or PowerSums (a linear recurrence it can compose); use "
+                  "recur::ThreadPerX or recur::Staged for this family");
+    impl::check_extents("recur::evaluate", x, V);
+
+    if constexpr (impl::has_eti_instance<ExecSpace, Family, XView, VView, Policy, Precision>) {
+      using L = typename VView::array_layout;
+      impl::evaluate_values(space, family, impl::eti_x_t<ExecSpace, T>(x),
+                            impl::eti_v_t<ExecSpace, T, L>(V), policy, precision);
+    } else {
+      impl::evaluate_values(space, family, x, V, policy, precision);
+    }
   }
 }
 
 /// recur::evaluate on a default-constructed instance of V's execution space.
 template <class Family, class XView, class VView, class Policy = Auto,
+          class Precision = Accurate,
           std::enable_if_t<!Kokkos::is_execution_space<Family>::value &&
                                !Kokkos::is_view<Policy>::value,
                            int> = 0>
-void evaluate(const Family& family, const XView& x, const VView& V,
-              Policy policy = {}) {
-  evaluate(typename VView::execution_space{}, family, x, V, policy);
+void evaluate(const Family& family, const XView& x, const VView& V, Policy policy = {},
+              Precision precision = {}) {
+  evaluate(typename VView::execution_space{}, family, x, V, policy, precision);
 }
 
 /// The policy recur::Auto runs for evaluate(space, family, x, V): chosen
@@ -291,52 +309,63 @@ PolicyKind auto_policy(const ExecSpace& space, const Family&, const VView& V) {
 
 /// Fills V(i, n) = p_n(x(i)) and, in the same pass, dV(i, n) = p_n'(x(i))
 /// (the differentiated recurrence). dV has V's extents and value type; any
-/// layout.
+/// layout. Policy recur::Auto or ThreadPerX; either precision.
 template <class ExecSpace, class Family, class XView, class VView, class DView,
-          class Policy = Auto,
+          class Policy = Auto, class Precision = Accurate,
           std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
                                Kokkos::is_view<DView>::value,
                            int> = 0>
 void evaluate(const ExecSpace& space, const Family& family, const XView& x,
-              const VView& V, const DView& dV, Policy policy = {}) {
-  static_assert(impl::check_view_types<ExecSpace, XView, VView>());
-  static_assert(impl::check_view_types<ExecSpace, XView, DView>());
-  static_assert(std::is_same_v<typename VView::value_type, typename DView::value_type>,
-                "recur::evaluate: dV must hold the same value type as V");
-  static_assert(impl::is_policy_v<Policy>,
-                "recur::evaluate: the policy must be recur::Auto, "
-                "recur::ThreadPerX, recur::Staged or recur::ScanAlongN");
-  using T = typename VView::non_const_value_type;
-  static_assert(!impl::is_direct_family<Family, T>::value ||
-                    impl::has_derivative_fill<Family, T>::value,
-                "recur::evaluate: this family gives no derivatives; a direct "
-                "family needs fill(x, slice, derivative_slice) for dV");
-  impl::check_extents("recur::evaluate", x, V);
-  impl::check_same_extents("recur::evaluate", V, dV);
-
-  if (!std::is_same_v<Policy, ThreadPerX> && !std::is_same_v<Policy, Auto>) {
-    throw std::invalid_argument(std::string("recur::evaluate: the ") + Policy::name() +
-                                " policy does not fill derivatives yet; use "
-                                "recur::ThreadPerX or recur::Auto with dV");
-  }
-  if constexpr (impl::has_derivative_instance<ExecSpace, Family, XView, VView, DView>) {
-    using L = typename VView::array_layout;
-    impl::evaluate_derivatives(space, family, impl::eti_x_t<ExecSpace, T>(x),
-                               impl::eti_v_t<ExecSpace, T, L>(V), impl::eti_v_t<ExecSpace, T, L>(dV));
+              const VView& V, const DView& dV, Policy policy = {}, Precision precision = {}) {
+  if constexpr (impl::is_precision_v<Policy>) {
+    static_assert(std::is_same_v<Precision, Accurate>,
+                  "recur::evaluate: give the policy before the precision");
+    evaluate(space, family, x, V, dV, Auto{}, policy);
   } else {
-    impl::evaluate_derivatives(space, family, x, V, dV);
+    static_assert(impl::check_view_types<ExecSpace, XView, VView>());
+    static_assert(impl::check_view_types<ExecSpace, XView, DView>());
+    static_assert(std::is_same_v<typename VView::value_type, typename DView::value_type>,
+                  "recur::evaluate: dV must hold the same value type as V");
+    static_assert(impl::is_policy_v<Policy>,
+                  "recur::evaluate: the policy must be recur::Auto, "
+                  "recur::ThreadPerX, recur::Staged or recur::ScanAlongN");
+    static_assert(impl::is_precision_v<Precision>,
+                  "recur::evaluate: the precision must be recur::Accurate or recur::Fast");
+    using T = typename VView::non_const_value_type;
+    static_assert(!impl::is_direct_family<Family, T>::value ||
+                      impl::has_derivative_fill<Family, T>::value,
+                  "recur::evaluate: this family gives no derivatives; a direct "
+                  "family needs fill(x, slice, derivative_slice) for dV");
+    impl::check_extents("recur::evaluate", x, V);
+    impl::check_same_extents("recur::evaluate", V, dV);
+
+    if (!std::is_same_v<Policy, ThreadPerX> && !std::is_same_v<Policy, Auto>) {
+      throw std::invalid_argument(std::string("recur::evaluate: the ") + Policy::name() +
+                                  " policy does not fill derivatives yet; use "
+                                  "recur::ThreadPerX or recur::Auto with dV");
+    }
+    if constexpr (impl::has_derivative_instance<ExecSpace, Family, XView, VView, DView,
+                                                Precision>) {
+      using L = typename VView::array_layout;
+      impl::evaluate_derivatives(space, family, impl::eti_x_t<ExecSpace, T>(x),
+                                 impl::eti_v_t<ExecSpace, T, L>(V),
+                                 impl::eti_v_t<ExecSpace, T, L>(dV), precision);
+    } else {
+      impl::evaluate_derivatives(space, family, x, V, dV, precision);
+    }
   }
 }
 
 /// recur::evaluate with derivatives on a default-constructed instance of V's
 /// execution space.
 template <class Family, class XView, class VView, class DView, class Policy = Auto,
+          class Precision = Accurate,
           std::enable_if_t<!Kokkos::is_execution_space<Family>::value &&
                                Kokkos::is_view<DView>::value,
                            int> = 0>
 void evaluate(const Family& family, const XView& x, const VView& V, const DView& dV,
-              Policy policy = {}) {
-  evaluate(typename VView::execution_space{}, family, x, V, dV, policy);
+              Policy policy = {}, Precision precision = {}) {
+  evaluate(typename VView::execution_space{}, family, x, V, dV, policy, precision);
 }
 
 }  // namespace recur

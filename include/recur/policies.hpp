@@ -50,6 +50,26 @@ struct Auto {
   static constexpr const char* name() { return "Auto"; }
 };
 
+/// The working precision, the argument after the policy (or in its place)
+/// of recur::evaluate, recur::evaluate_streamed and recur::series.
+/// Accurate (the default): double results are computed in double-double
+/// arithmetic and float results in double, so that a value's error is that of
+/// its rounding to V's type plus a few of the working precision's ulps times
+/// the recurrence's own error growth (docs/accuracy.md).
+struct Accurate {
+  static constexpr const char* name() { return "Accurate"; }
+};
+
+/// Plain double arithmetic: double results in V's own type, several times
+/// faster where double-double is compute bound (every GPU and CPU for
+/// three-term families), with errors that grow with n as the recurrence's
+/// rounding errors do (measured per family in docs/accuracy.md). Float
+/// results run in double as with Accurate (a float working precision is not
+/// implemented yet), so Fast changes nothing for them.
+struct Fast {
+  static constexpr const char* name() { return "Fast"; }
+};
+
 /// The policies Auto chooses from, by name.
 enum class PolicyKind { ThreadPerX, Staged, ScanAlongN };
 

@@ -70,16 +70,18 @@ void check_series_extents(const CView& C, const XView& x, const YView& Y) {
                                 "between 1 and 2^31 - 1");
 }
 
-template <class ExecSpace, class Family, class CView, class XView, class YView, class DView>
+template <class Precision, class ExecSpace, class Family, class CView, class XView, class YView,
+          class DView>
 void run_series(const ExecSpace& space, const Family& family, const CView& C, const XView& x,
                 const YView& Y, const DView& dY, bool derivative) {
   using T = typename YView::non_const_value_type;
   ScopedRegion region("recur::series");
   if (Y.size() == 0) return;
-  const auto kernel = make_kernel<T>(space, family, int(C.extent(0)));
+  const auto kernel = make_kernel<T, Precision>(space, family, int(C.extent(0)));
   using Functor = SeriesFunctor<T, std::decay_t<decltype(kernel)>, XView, CView, YView, DView>;
   Kokkos::parallel_for(
-      std::string("recur::series[") + Family::name() + "]",
+      std::string("recur::series[") + Family::name() +
+          (std::is_same_v<Precision, Fast> ? ",Fast]" : "]"),
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
           space, 0, std::int64_t(Y.extent(0)) * columns(Y)),
       Functor{kernel, x, C, Y, dY, derivative});
@@ -91,23 +93,30 @@ void run_series(const ExecSpace& space, const Family& family, const CView& C, co
 /// N = C.extent(0) terms each, evaluated at every x without forming V (by
 /// Clenshaw's recurrence; impl/series.hpp says why). C is N x K, Y is M x K,
 /// any layouts; for one expansion C and Y may be rank-1 (N and M values, as
-/// recur::project and recur::fit return coefficients); Y float or double, computed in the same working precision as
-/// recur::evaluate (float in double, double in double-double). Three-term
-/// families and PowerSums. Enqueued on `space`.
+/// recur::project and recur::fit return coefficients); Y float or double,
+/// computed in the working precision `precision` gives, as recur::evaluate
+/// (Accurate, the default: float in double, double in double-double; Fast:
+/// in double). Three-term families and PowerSums. Enqueued on `space`.
 template <class ExecSpace, class Family, class CView, class XView, class YView,
-          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+          class Precision = Accurate,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                               impl::is_precision_v<Precision>,
+                           int> = 0>
 void series(const ExecSpace& space, const Family& family, const CView& C, const XView& x,
-            const YView& Y) {
+            const YView& Y, Precision = {}) {
   static_assert(impl::check_series_types<ExecSpace, Family, CView, XView, YView>());
   impl::check_series_extents(C, x, Y);
-  impl::run_series(space, family, C, x, Y, Y, false);
+  impl::run_series<Precision>(space, family, C, x, Y, Y, false);
 }
 
 /// recur::series, and in the same pass dY(i, k) = d/dx of the same sums.
 template <class ExecSpace, class Family, class CView, class XView, class YView, class DView,
-          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+          class Precision = Accurate,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                               Kokkos::is_view<DView>::value && impl::is_precision_v<Precision>,
+                           int> = 0>
 void series(const ExecSpace& space, const Family& family, const CView& C, const XView& x,
-            const YView& Y, const DView& dY) {
+            const YView& Y, const DView& dY, Precision = {}) {
   static_assert(impl::check_series_types<ExecSpace, Family, CView, XView, YView>());
   static_assert(impl::check_series_types<ExecSpace, Family, CView, XView, DView>());
   impl::check_series_extents(C, x, Y);
@@ -116,23 +125,29 @@ void series(const ExecSpace& space, const Family& family, const CView& C, const 
                                 std::to_string(impl::columns(dY)) + " but Y is " +
                                 std::to_string(Y.extent(0)) + " x " +
                                 std::to_string(impl::columns(Y)) + "; dY must have Y's extents");
-  impl::run_series(space, family, C, x, Y, dY, true);
+  impl::run_series<Precision>(space, family, C, x, Y, dY, true);
 }
 
 /// recur::series on a default-constructed instance of Y's execution space.
-template <class Family, class CView, class XView, class YView,
-          std::enable_if_t<!Kokkos::is_execution_space<Family>::value, int> = 0>
-void series(const Family& family, const CView& C, const XView& x, const YView& Y) {
-  series(typename YView::execution_space{}, family, C, x, Y);
+template <class Family, class CView, class XView, class YView, class Precision = Accurate,
+          std::enable_if_t<!Kokkos::is_execution_space<Family>::value &&
+                               impl::is_precision_v<Precision>,
+                           int> = 0>
+void series(const Family& family, const CView& C, const XView& x, const YView& Y,
+            Precision precision = {}) {
+  series(typename YView::execution_space{}, family, C, x, Y, precision);
 }
 
 /// recur::series with derivatives on a default-constructed instance of Y's
 /// execution space.
 template <class Family, class CView, class XView, class YView, class DView,
-          std::enable_if_t<!Kokkos::is_execution_space<Family>::value, int> = 0>
+          class Precision = Accurate,
+          std::enable_if_t<!Kokkos::is_execution_space<Family>::value &&
+                               Kokkos::is_view<DView>::value && impl::is_precision_v<Precision>,
+                           int> = 0>
 void series(const Family& family, const CView& C, const XView& x, const YView& Y,
-            const DView& dY) {
-  series(typename YView::execution_space{}, family, C, x, Y, dY);
+            const DView& dY, Precision precision = {}) {
+  series(typename YView::execution_space{}, family, C, x, Y, dY, precision);
 }
 
 #ifdef RECUR_ENABLE_KOKKOSKERNELS

@@ -144,9 +144,16 @@ void with_whole_policy(const ExecSpace& space, const Family& family, std::size_t
 /// result, so every row comes out as recur::evaluate gives it, however the
 /// rows are cut.
 template <class T, class Layout, class ExecSpace, class Family, class XView, class Sink,
-          class Policy = Auto>
+          class Policy = Auto, class Precision = Accurate>
 void evaluate_streamed(const ExecSpace& space, const Family& family, const XView& x, int N,
-                       const Sink& sink, StreamOptions options = {}, Policy policy = {}) {
+                       const Sink& sink, StreamOptions options = {}, Policy policy = {},
+                       Precision precision = {}) {
+  if constexpr (impl::is_precision_v<Policy>) {
+    static_assert(std::is_same_v<Precision, Accurate>,
+                  "recur::evaluate_streamed: give the policy before the precision");
+    evaluate_streamed<T, Layout>(space, family, x, N, sink, options, Auto{}, policy);
+    return;
+  }
   static_assert(Kokkos::is_execution_space<ExecSpace>::value,
                 "recur::evaluate_streamed: the first argument must be a Kokkos execution space");
   static_assert(Kokkos::is_view<XView>::value && impl::view_rank<XView> == 1 &&
@@ -156,9 +163,11 @@ void evaluate_streamed(const ExecSpace& space, const Family& family, const XView
                 "recur::evaluate_streamed: x must live in host memory");
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
                 "recur::evaluate_streamed: T must be float or double");
-  static_assert(impl::is_policy_v<Policy>,
+  static_assert(impl::is_policy_v<Policy> || impl::is_precision_v<Policy>,
                 "recur::evaluate_streamed: the policy must be recur::Auto, "
                 "recur::ThreadPerX, recur::Staged or recur::ScanAlongN");
+  static_assert(impl::is_precision_v<Precision>,
+                "recur::evaluate_streamed: the precision must be recur::Accurate or recur::Fast");
   using X           = typename XView::non_const_value_type;
   using MemorySpace = typename ExecSpace::memory_space;
   using Device      = Kokkos::Device<ExecSpace, MemorySpace>;
@@ -215,10 +224,11 @@ void evaluate_streamed(const ExecSpace& space, const Family& family, const XView
     const Chunk V(values[b].data(), m, std::size_t(N));
     if (derivative) {
       if constexpr (gives_derivatives)
-        evaluate(instance, family, xk, V, Chunk(derivatives[b].data(), m, std::size_t(N)), policy);
+        evaluate(instance, family, xk, V, Chunk(derivatives[b].data(), m, std::size_t(N)), policy,
+                 precision);
     } else {
       impl::with_whole_policy<T, Layout>(space, family, M, N, policy, [&](auto chosen) {
-        evaluate(instance, family, xk, V, chosen);
+        evaluate(instance, family, xk, V, chosen, precision);
       });
     }
   };
@@ -286,30 +296,35 @@ void evaluate_streamed(const ExecSpace& space, const Family& family, const XView
 /// evaluate_streamed on a default-constructed instance of the default
 /// execution space.
 template <class T, class Layout, class Family, class XView, class Sink, class Policy = Auto,
+          class Precision = Accurate,
           std::enable_if_t<!Kokkos::is_execution_space<Family>::value, int> = 0>
 void evaluate_streamed(const Family& family, const XView& x, int N, const Sink& sink,
-                       StreamOptions options = {}, Policy policy = {}) {
+                       StreamOptions options = {}, Policy policy = {}, Precision precision = {}) {
   evaluate_streamed<T, Layout>(Kokkos::DefaultExecutionSpace{}, family, x, N, sink, options,
-                               policy);
+                               policy, precision);
 }
 
-/// evaluate_streamed with a policy and the default options.
+/// evaluate_streamed with a policy (or a precision, or both) and the default
+/// options.
 template <class T, class Layout, class ExecSpace, class Family, class XView, class Sink,
-          class Policy,
-          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value && impl::is_policy_v<Policy>,
+          class Policy, class Precision = Accurate,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                               (impl::is_policy_v<Policy> || impl::is_precision_v<Policy>),
                            int> = 0>
 void evaluate_streamed(const ExecSpace& space, const Family& family, const XView& x, int N,
-                       const Sink& sink, Policy policy) {
-  evaluate_streamed<T, Layout>(space, family, x, N, sink, StreamOptions{}, policy);
+                       const Sink& sink, Policy policy, Precision precision = {}) {
+  evaluate_streamed<T, Layout>(space, family, x, N, sink, StreamOptions{}, policy, precision);
 }
 
 template <class T, class Layout, class Family, class XView, class Sink, class Policy,
-          std::enable_if_t<!Kokkos::is_execution_space<Family>::value && impl::is_policy_v<Policy>,
+          class Precision = Accurate,
+          std::enable_if_t<!Kokkos::is_execution_space<Family>::value &&
+                               (impl::is_policy_v<Policy> || impl::is_precision_v<Policy>),
                            int> = 0>
 void evaluate_streamed(const Family& family, const XView& x, int N, const Sink& sink,
-                       Policy policy) {
+                       Policy policy, Precision precision = {}) {
   evaluate_streamed<T, Layout>(Kokkos::DefaultExecutionSpace{}, family, x, N, sink,
-                               StreamOptions{}, policy);
+                               StreamOptions{}, policy, precision);
 }
 
 }  // namespace recur

@@ -39,6 +39,9 @@ const CommandSpec eval_command{
         {"layout", "row|col", "row: C order (default); col: Fortran order (column-major)"},
         {"derivative", "dV.npy", "also write p_n'(x_i), with V's shape, type and layout"},
         {"policy", "auto|thread|staged|scan", "how rows map to threads (default auto; README.md)"},
+        {"precision", "accurate|fast", "accurate (default): float64 results computed in\n"
+                                       "double-double, float32 in double; fast: plain double,\n"
+                                       "several times faster for float64 (docs/accuracy.md)"},
         {"chunk", "ROWS", "compute and write ROWS rows at a time (default: chunks of\n"
                           "4 MiB on CPUs, 128 MiB on a GPU)"},
         {"strict", nullptr, "fail when x holds NaN or infinite values (default: warn)"},
@@ -103,6 +106,7 @@ int run_eval(const Arguments& arguments) {
   const std::string out_path = arguments.required("out");
   const std::optional<std::string> derivative_path = arguments.value("derivative");
   job.policy = choice_of(arguments, "policy", {"auto", "thread", "staged", "scan"}, "auto");
+  job.fast   = choice_of(arguments, "precision", {"accurate", "fast"}, "accurate") == "fast";
   const std::string layout = choice_of(arguments, "layout", {"row", "col"}, "row");
   const std::string dtype  = choice_of(arguments, "dtype", {"float32", "float64"}, "");
   if (auto chunk = arguments.value("chunk"))

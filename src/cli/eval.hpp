@@ -20,6 +20,7 @@ struct EvalJob {
   FamilyChoice family;
   int N = 0;
   std::string policy;          ///< auto, thread, staged or scan
+  bool fast = false;           ///< recur::Fast, else recur::Accurate
   std::size_t chunk_rows = 0;  ///< 0: recur::default_chunk_rows
   const std::vector<double>* x = nullptr;
   npy::Writer* values      = nullptr;

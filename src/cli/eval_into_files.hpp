@@ -32,6 +32,16 @@ void with_policy(const std::string& name, const Run& run) {
   }
 }
 
+/// Calls run(precision) with recur::Fast or recur::Accurate.
+template <class Run>
+void with_precision(bool fast, const Run& run) {
+  if (fast) {
+    run(Fast{});
+  } else {
+    run(Accurate{});
+  }
+}
+
 template <class T, class Layout>
 void evaluate_into_files(const EvalJob& job) {
   using Chunk = StreamChunk<T, Layout>;
@@ -59,8 +69,10 @@ void evaluate_into_files(const EvalJob& job) {
   visit_family(job.family, [&](const auto& family) {
     using Family = std::decay_t<decltype(family)>;
     with_policy<Family>(job.policy, [&](auto policy) {
-      evaluate_streamed<T, Layout>(Kokkos::DefaultExecutionSpace{}, family, x, job.N, sink,
-                                   options, policy);
+      with_precision(job.fast, [&](auto precision) {
+        evaluate_streamed<T, Layout>(Kokkos::DefaultExecutionSpace{}, family, x, job.N, sink,
+                                     options, policy, precision);
+      });
     });
   });
 }

@@ -224,6 +224,27 @@ class ValuesMatchNumpy(Case):
                 np.testing.assert_allclose(np.load(self.path("V.npy")),
                                            np.polynomial.chebyshev.chebvander(self.x, 19), atol=1e-13)
 
+    def test_precision_fast(self):
+        # float64: plain double differs from double-double in the last bits, within
+        # the documented bound; float32: computed alike, the same bits.
+        x = np.linspace(-1, 1, 101)
+        np.save(self.path("x.npy"), x)
+        for dtype in ("float64", "float32"):
+            for precision in ("accurate", "fast"):
+                self.eval_ok("--family", "legendre_normalized", "--n", 200, "--x", self.path("x.npy"),
+                             "--out", self.path(precision + ".npy"), "--dtype", dtype,
+                             "--precision", precision, "--derivative", self.path("d" + precision + ".npy"))
+            accurate, fast = np.load(self.path("accurate.npy")), np.load(self.path("fast.npy"))
+            with self.subTest(dtype=dtype):
+                if dtype == "float32":
+                    self.assertEqual(contents(self.path("accurate.npy")), contents(self.path("fast.npy")))
+                else:
+                    self.assertGreater(np.count_nonzero(fast != accurate), 100)
+                    # |error| <= 1e-15 N^2 times the row's scale (sqrt(2n+1) at x = 1).
+                    np.testing.assert_allclose(fast, accurate, rtol=0, atol=1e-15 * 200 ** 2 * 20)
+                    dfast, daccurate = np.load(self.path("dfast.npy")), np.load(self.path("daccurate.npy"))
+                    np.testing.assert_allclose(dfast, daccurate, rtol=1e-9, atol=1e-9 * np.abs(daccurate).max())
+
     def test_nan_and_inf_are_data(self):
         x = np.array([0.5, -0.25, np.nan, 1.0, np.inf, 0.75])
         np.save(self.path("x.npy"), x)
@@ -513,6 +534,7 @@ class BadInput(Case):
         self.fails(2, r"unknown option --bogus for recur eval", "--bogus", "1")
         self.fails(2, r"--dtype float16: expected one of float32, float64", "--dtype", "float16")
         self.fails(2, r"--layout diagonal: expected one of row, col", "--layout", "diagonal")
+        self.fails(2, r"--precision double: expected one of accurate, fast", "--precision", "double")
         self.fails(2, r"--derivative needs --policy auto or thread", "--policy", "staged",
                    "--derivative", self.path("dV.npy"))
         self.fails(2, r"--chunk 0: ROWS must be a whole number from 1", "--chunk", 0)

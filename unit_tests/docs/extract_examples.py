@@ -44,6 +44,7 @@ Space space;
 [[maybe_unused]] const int M = 64, N = 8, n = 8, K = 2;
 [[maybe_unused]] recur::Legendre family;
 [[maybe_unused]] recur::Auto policy;
+[[maybe_unused]] recur::Fast precision;
 Kokkos::View<double*, Space> x("x", M);
 Kokkos::parallel_for("x", Kokkos::RangePolicy<Space>(0, M), docs_support::Linspace{x, -0.9, 0.9});
 """

@@ -58,19 +58,21 @@ inline constexpr bool is_plain_view_in =
     !View::memory_traits::is_random_access && !View::memory_traits::is_atomic &&
     !View::memory_traits::is_restrict && !View::memory_traits::is_aligned;
 
-// Whether evaluate(space, family, x, V[, dV], policy) has a precompiled
-// instance.
-template <class ExecSpace, class Family, class XView, class VView, class Policy>
+// Whether evaluate(space, family, x, V[, dV], policy, precision) has a
+// precompiled instance (Auto and Accurate only).
+template <class ExecSpace, class Family, class XView, class VView, class Policy,
+          class Precision = Accurate>
 inline constexpr bool has_eti_instance =
     is_eti_space<ExecSpace>::value && is_eti_family<Family>::value &&
-    std::is_same_v<Policy, Auto> &&
+    std::is_same_v<Policy, Auto> && std::is_same_v<Precision, Accurate> &&
     std::is_same_v<typename XView::non_const_value_type, typename VView::non_const_value_type> &&
     is_plain_view_in<XView, ExecSpace> && is_plain_view_in<VView, ExecSpace>;
 
 // Whether evaluate(space, family, x, V, dV) has one: dV as V.
-template <class ExecSpace, class Family, class XView, class VView, class DView>
+template <class ExecSpace, class Family, class XView, class VView, class DView,
+          class Precision = Accurate>
 inline constexpr bool has_derivative_instance =
-    has_eti_instance<ExecSpace, Family, XView, VView, Auto> &&
+    has_eti_instance<ExecSpace, Family, XView, VView, Auto, Precision> &&
     std::is_same_v<typename DView::array_layout, typename VView::array_layout> &&
     std::is_same_v<typename DView::non_const_value_type, typename VView::non_const_value_type> &&
     is_plain_view_in<DView, ExecSpace>;
@@ -146,11 +148,12 @@ RECUR_IMPL_ETI_SPACES(RECUR_IMPL_ETI_MARK_SPACE)
 // template` (declarations, in the headers) or `template` (definitions, in
 // the library's generated sources, build/eti/).
 #define RECUR_IMPL_ETI_EVALUATE_ONE(PREFIX, S, F, T, L)                                        \
-  PREFIX void evaluate_values<S, F, eti_x_t<S, T>, eti_v_t<S, T, L>, Auto>(                    \
-      const S&, const F&, const eti_x_t<S, T>&, const eti_v_t<S, T, L>&, Auto);                \
-  PREFIX void evaluate_derivatives<S, F, eti_x_t<S, T>, eti_v_t<S, T, L>, eti_v_t<S, T, L>>( \
-      const S&, const F&, const eti_x_t<S, T>&, const eti_v_t<S, T, L>&,                       \
-      const eti_v_t<S, T, L>&);
+  PREFIX void evaluate_values<S, F, eti_x_t<S, T>, eti_v_t<S, T, L>, Auto, Accurate>(          \
+      const S&, const F&, const eti_x_t<S, T>&, const eti_v_t<S, T, L>&, Auto, Accurate);      \
+  PREFIX void evaluate_derivatives<S, F, eti_x_t<S, T>, eti_v_t<S, T, L>, eti_v_t<S, T, L>,  \
+                                   Accurate>(const S&, const F&, const eti_x_t<S, T>&,         \
+                                             const eti_v_t<S, T, L>&, const eti_v_t<S, T, L>&, \
+                                             Accurate);
 // The precompiled products A^T G for one space (src/eti/products.cpp).
 #define RECUR_IMPL_ETI_PRODUCTS_OF(PREFIX, S, T)                                              \
   PREFIX void transpose_product_any<S, eti_v_t<S, T, Kokkos::LayoutLeft>, eti_x_t<S, T>,      \

@@ -6,6 +6,7 @@
 // stay finite (and come out as ±inf, or right again, when stored).
 
 #include <recur/impl/kokkos_compat.hpp>
+#include <recur/policies.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -73,9 +74,11 @@ KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator*(DoubleDouble a, double b) {
   return fast_two_sum(p, a.lo * b + product_error(a.hi, b, p));
 }
 
-// The working number for outputs of type T.
-template <class T>
-using working_t = std::conditional_t<std::is_same_v<T, double>, DoubleDouble, double>;
+// The working number for outputs of type T: Accurate's (the default), or
+// with Fast (any other precision tag) plain double.
+template <class T, class Precision = Accurate>
+using working_t = std::conditional_t<std::is_same_v<Precision, Accurate> && std::is_same_v<T, double>,
+                                     DoubleDouble, double>;
 
 template <class W>
 KOKKOS_FORCEINLINE_FUNCTION W constant(double v) {

@@ -235,8 +235,8 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
 
 // What runs per x for `family` with N terms in precision T: a direct family
 // runs as it is; a three-term family gets its coefficient table (tabulated on
-// the host, then in the working number, and kept between calls).
-template <class T, class ExecSpace, class Family>
+// the host, then in the working number of Precision, and kept between calls).
+template <class T, class Precision = Accurate, class ExecSpace, class Family>
 auto make_kernel(const ExecSpace& space, const Family& family, int N) {
   if constexpr (is_direct_family<Family, T>::value) {
     (void)space;
@@ -249,7 +249,7 @@ auto make_kernel(const ExecSpace& space, const Family& family, int N) {
                   "fill(x, slice) member template (a direct family); see "
                   "recur/families.hpp");
     using MemorySpace = typename ExecSpace::memory_space;
-    using W           = working_t<T>;
+    using W           = working_t<T, Precision>;
     const auto table  = coefficient_table<W>(space, family, N);
     W initial;
     from_real(family.initial(), initial);

@@ -1,0 +1,142 @@
+// recur::Fast against recur::Accurate: every form of evaluate, series and
+// evaluate_streamed takes it, the forms agree bit for bit, float results are
+// computed alike, and double results come from the other arithmetic (they
+// differ in the last bits, within Fast's bound; test_reference.cpp holds
+// Fast to its bound against the mpmath references).
+#include "test_support.hpp"
+
+#include <cmath>
+#include <vector>
+
+namespace precision_test {
+
+using namespace recur_test;
+using Space = Kokkos::DefaultExecutionSpace;
+
+template <class T>
+class Precision : public ::testing::Test {};
+using Scalars = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(Precision, Scalars);
+
+template <class T, class Layout = Kokkos::LayoutRight>
+using Matrix = Kokkos::View<T**, Layout, Space>;
+
+// The largest |a - b| over the largest |b| of the row.
+template <class A, class B>
+double worst_row_relative(const A& a, const B& b) {
+  double worst = 0;
+  for (std::size_t i = 0; i < a.extent(0); ++i) {
+    double scale = 0;
+    for (std::size_t n = 0; n < a.extent(1); ++n) scale = std::max(scale, std::fabs(double(b(i, n))));
+    for (std::size_t n = 0; n < a.extent(1); ++n)
+      worst = std::max(worst, std::fabs(double(a(i, n)) - double(b(i, n))) / scale);
+  }
+  return worst;
+}
+
+template <class T, class Layout, class Family>
+void check_family(const Family& family) {
+  const int M = 301, N = 150;
+  const std::vector<T> xs = sample_points<T>(M, 1.0);
+  const auto x            = to_device<Kokkos::View<T*, Space>>(xs);
+  Matrix<T, Layout> A("A", M, N), F("F", M, N), G("G", M, N), dA("dA", M, N), dF("dF", M, N);
+  recur::evaluate(family, x, A);
+  recur::evaluate(family, x, F, recur::Fast{});
+  recur::evaluate(Space{}, family, x, G, recur::ThreadPerX{}, recur::Fast{});
+  const auto a = to_host(A), f = to_host(F), g = to_host(G);
+  EXPECT_EQ(count_differences(f, g), 0) << Family::name() << ": Fast through Auto and ThreadPerX";
+  if constexpr (std::is_same_v<T, float>) {
+    EXPECT_EQ(count_differences(f, a), 0) << Family::name() << ": float results are computed alike";
+  } else {
+    EXPECT_GT(count_differences(f, a), 0) << Family::name() << ": Fast must run plain double";
+    EXPECT_LE(worst_row_relative(f, a), 1e-15 * N * N) << Family::name();
+  }
+  // With derivatives: the values are Fast's, bit for bit.
+  recur::evaluate(family, x, G, dF, recur::Fast{});
+  recur::evaluate(Space{}, family, x, A, dA, recur::Auto{}, recur::Fast{});
+  EXPECT_EQ(count_differences(to_host(G), f), 0) << Family::name() << ": values beside dV";
+  EXPECT_EQ(count_differences(to_host(dA), to_host(dF)), 0) << Family::name();
+}
+
+TYPED_TEST(Precision, FastEvaluatesInEveryFormAndStaysNearAccurate) {
+  using T = TypeParam;
+  check_family<T, Kokkos::LayoutRight>(recur::LegendreNormalized{});
+  check_family<T, Kokkos::LayoutLeft>(recur::HermiteENormalized{});
+  check_family<T, Kokkos::LayoutRight>(recur::JacobiNormalized{0.5, -0.5});
+  check_family<T, Kokkos::LayoutLeft>(recur::ChebyshevT{});
+  check_family<T, Kokkos::LayoutRight>(recur::HermiteFunction{});
+}
+
+// Staged and ScanAlongN take the precision after the policy; Staged gives
+// ThreadPerX's bits, ScanAlongN agrees to rounding.
+TYPED_TEST(Precision, FastWithEveryPolicy) {
+  using T = TypeParam;
+  const int M = 64, N = 300;
+  const auto x = to_device<Kokkos::View<T*, Space>>(sample_points<T>(M, 1.0));
+  Matrix<T> V("V", M, N), S("S", M, N), C("C", M, N);
+  recur::evaluate(recur::Legendre{}, x, V, recur::ThreadPerX{}, recur::Fast{});
+  recur::evaluate(recur::Legendre{}, x, S, recur::Staged{}, recur::Fast{});
+  recur::evaluate(recur::Legendre{}, x, C, recur::ScanAlongN{16}, recur::Fast{});
+  const auto v = to_host(V);
+  EXPECT_EQ(count_differences(to_host(S), v), 0);
+  EXPECT_LE(worst_row_relative(to_host(C), v), (std::is_same_v<T, float> ? 1e-5 : 1e-11));
+}
+
+// series with Fast: Clenshaw in plain double, near the sum of Fast's V times C.
+TYPED_TEST(Precision, SeriesTakesFast) {
+  using T      = TypeParam;
+  const int M = 97, N = 40;
+  const auto x = to_device<Kokkos::View<T*, Space>>(sample_points<T>(M, 1.0));
+  Kokkos::View<T*, Space> c("c", N), y("y", M), y_accurate("ya", M), dy("dy", M), y2("y2", M);
+  auto hc = Kokkos::create_mirror_view(c);
+  for (int n = 0; n < N; ++n) hc(n) = T(1.0 / (1 + n));
+  Kokkos::deep_copy(c, hc);
+  recur::series(recur::Legendre{}, c, x, y, recur::Fast{});
+  recur::series(Space{}, recur::Legendre{}, c, x, y2, dy, recur::Fast{});
+  recur::series(recur::Legendre{}, c, x, y_accurate);
+  Matrix<T> V("V", M, N);
+  recur::evaluate(recur::Legendre{}, x, V, recur::Fast{});
+  const auto hy = to_host(y), hy2 = to_host(y2), ha = to_host(y_accurate);
+  const auto v  = to_host(V);
+  int differ    = 0;
+  for (int i = 0; i < M; ++i) {
+    EXPECT_EQ(hy(i), hy2(i)) << "with and without dY";
+    double sum = 0, scale = 0;
+    for (int n = 0; n < N; ++n) {
+      sum += double(hc(n)) * double(v(i, n));
+      scale += std::fabs(double(hc(n)) * double(v(i, n)));
+    }
+    EXPECT_NEAR(double(hy(i)), sum, (std::is_same_v<T, float> ? 1e-6 : 1e-14) * scale) << i;
+    differ += hy(i) != ha(i);
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    EXPECT_EQ(differ, 0) << "float results are computed alike";
+  } else {
+    EXPECT_GT(differ, 0) << "Fast must run plain double";
+  }
+}
+
+// evaluate_streamed with Fast hands over what evaluate with Fast gives.
+TYPED_TEST(Precision, StreamedTakesFast) {
+  using T = TypeParam;
+  const int N = 33;
+  const std::vector<double> xs = sample_points<double>(250, 1.0);
+  const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> hx(
+      xs.data(), xs.size());
+  Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace> got("got", xs.size(), N);
+  recur::StreamOptions options;
+  options.chunk_rows = 17;
+  recur::evaluate_streamed<T, Kokkos::LayoutRight>(
+      Space{}, recur::HermiteENormalized{}, hx, N,
+      [&](const recur::StreamChunk<T, Kokkos::LayoutRight>& chunk) {
+        for (std::size_t i = 0; i < chunk.V.extent(0); ++i)
+          for (int n = 0; n < N; ++n) got(chunk.first_row + i, n) = chunk.V(i, n);
+      },
+      options, recur::Fast{});
+  const auto x = to_device<Kokkos::View<double*, Space>>(xs);
+  Matrix<T> V("V", xs.size(), N);
+  recur::evaluate(recur::HermiteENormalized{}, x, V, recur::Fast{});
+  EXPECT_EQ(count_differences(got, to_host(V)), 0);
+}
+
+}  // namespace precision_test
