@@ -28,15 +28,41 @@
 #
 # Environment: RECUR_PRESET (openmp | serial | cuda; default openmp),
 # Kokkos_ROOT (use this Kokkos instead of building one), RECUR_DEPS (cache
-# folder, default .deps), RECUR_JOBS (parallel build jobs, default nproc).
+# folder, default .deps), RECUR_JOBS (parallel build jobs, default nproc),
+# RECUR_KOKKOS_ARCH (the Kokkos_ARCH_<name> of the Kokkos this builds: HSW by
+# default where this CPU has Haswell's instructions, AVX2 and FMA among them;
+# none for a build that runs on any x86-64).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 preset=${RECUR_PRESET:-openmp}
 deps=${RECUR_DEPS:-$root/.deps}
 jobs=${RECUR_JOBS:-$(nproc)}
-kokkos_prefix=$deps/kokkos-3.4.01-$preset
 kokkos_sources=$deps/kokkos-3.4.01-sources
+
+# The CPU architecture the Kokkos built here targets, as Kokkos names it:
+# this machine's, as a local build should (Kokkos 3.4 has no "native"
+# option). Haswell's instruction set (AVX2, FMA, BMI2, ...: every x86-64 CPU
+# since 2013-2015 has it) where /proc/cpuinfo shows all of it, so that
+# recur's double-double arithmetic gets hardware FMA and its lockstep lanes
+# 256-bit vectors; none elsewhere. Kokkos passes the flags on to everything
+# built against it, recur included.
+host_kokkos_arch() {
+  if [ -n "${RECUR_KOKKOS_ARCH:-}" ]; then
+    [ "$RECUR_KOKKOS_ARCH" = none ] || echo "$RECUR_KOKKOS_ARCH"
+    return 0
+  fi
+  local flags
+  flags=$(grep -m 1 '^flags' /proc/cpuinfo 2>/dev/null) || return 0
+  for f in avx2 fma bmi1 bmi2 movbe f16c popcnt aes pclmulqdq fsgsbase rdrand; do
+    [[ " $flags " == *" $f "* ]] || return 0
+  done
+  echo HSW
+}
+kokkos_arch=$(host_kokkos_arch)
+# One prefix per preset and architecture: kokkos-3.4.01-openmp-hsw.
+kokkos_prefix_of() { echo "$deps/kokkos-3.4.01-$1${kokkos_arch:+-${kokkos_arch,,}}"; }
+kokkos_prefix=$(kokkos_prefix_of "$preset")
 
 say() { printf 'recur: %s\n' "$*" >&2; }
 die() { printf 'recur: error: %s\n' "$*" >&2; exit 1; }
@@ -123,6 +149,7 @@ fetch_kokkos_sources() {
 build_kokkos() {
   local backends=(-DKokkos_ENABLE_SERIAL=ON) build=$deps/build-$preset
   [ "$preset" = serial ] || backends+=(-DKokkos_ENABLE_OPENMP=ON)
+  [ -z "$kokkos_arch" ] || backends+=("-DKokkos_ARCH_$kokkos_arch=ON")
   [ -d "$kokkos_sources/kokkos" ] || fetch_kokkos_sources
   rm -rf "$build" && mkdir -p "$build"
   say "building Kokkos (${backends[*]}) into $kokkos_prefix"
@@ -167,6 +194,13 @@ ensure_kokkos() {
 build() {
   ensure_test_packages
   ensure_kokkos
+  # A build folder configured against another Kokkos (an older prefix, another
+  # architecture) is configured afresh: CMake would keep its cached Kokkos_DIR.
+  local cache=$root/build/$preset/CMakeCache.txt
+  if [ -f "$cache" ] && ! grep -q "^Kokkos_DIR:PATH=$(cd "$Kokkos_ROOT" && pwd)/" "$cache"; then
+    say "build/$preset was configured against another Kokkos: configuring it afresh"
+    rm -f "$cache"
+  fi
   cmake --preset "$preset" -S "$root" > "$deps/configure-$preset.log" 2>&1 ||
     { cat "$deps/configure-$preset.log" >&2; die "configuring the '$preset' preset failed"; }
   local targets=()
@@ -180,7 +214,7 @@ build() {
 # only those tests run (the compile-fail and install checks test no code).
 asan() {
   preset=serial
-  kokkos_prefix=$deps/kokkos-3.4.01-serial
+  kokkos_prefix=$(kokkos_prefix_of serial)
   ensure_test_packages
   ensure_kokkos
   local build=$root/build/asan
