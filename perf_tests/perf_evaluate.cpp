@@ -5,7 +5,7 @@
 //   recur_perf --benchmark_filter=Cuda        (one backend; names carry it)
 //
 // Names: evaluate/<space>/<T>/<layout>/<family>/<policy>/log2M:<m>/N:<n>, the
-// policy "Auto-Fast" for recur::Fast (double only: float runs as Accurate); Auto's
+// policy "Auto-Fast" for recur::Fast; Auto's
 // runs carry the policy it chose as their label, every run " | ceiling: "
 // and the method that reached the ceiling. Counters:
 // GBps = (M*N written + M read) * sizeof(T) / median time;
@@ -218,7 +218,7 @@ void add(const std::string& layout) {
     b->Args({4, (1 << 24) >> shrink});
   };
   shapes(benchmark::RegisterBenchmark((name + Policy::name()).c_str(), run, Policy{}));
-  if constexpr (std::is_same_v<Policy, recur::Auto> && std::is_same_v<T, double>)
+  if constexpr (std::is_same_v<Policy, recur::Auto>)
     shapes(benchmark::RegisterBenchmark((name + "Auto-Fast").c_str(),
                                         evaluate<Space, T, Layout, Family, Policy, recur::Fast>,
                                         Policy{}));

@@ -1,8 +1,8 @@
 // recur::Fast against recur::Accurate: every form of evaluate, series and
-// evaluate_streamed takes it, the forms agree bit for bit, float results are
-// computed alike, and double results come from the other arithmetic (they
-// differ in the last bits, within Fast's bound; test_reference.cpp holds
-// Fast to its bound against the mpmath references).
+// evaluate_streamed takes it, the forms agree bit for bit, and the results
+// come from V's own arithmetic (they differ from Accurate's in the last bits,
+// within Fast's bound; test_reference.cpp holds Fast to its bound against the
+// mpmath references).
 #include "test_support.hpp"
 
 #include <cmath>
@@ -45,12 +45,8 @@ void check_family(const Family& family) {
   recur::evaluate(Space{}, family, x, G, recur::ThreadPerX{}, recur::Fast{});
   const auto a = to_host(A), f = to_host(F), g = to_host(G);
   EXPECT_EQ(count_differences(f, g), 0) << Family::name() << ": Fast through Auto and ThreadPerX";
-  if constexpr (std::is_same_v<T, float>) {
-    EXPECT_EQ(count_differences(f, a), 0) << Family::name() << ": float results are computed alike";
-  } else {
-    EXPECT_GT(count_differences(f, a), 0) << Family::name() << ": Fast must run plain double";
-    EXPECT_LE(worst_row_relative(f, a), 1e-15 * N * N) << Family::name();
-  }
+  EXPECT_GT(count_differences(f, a), 0) << Family::name() << ": Fast must run in V's type";
+  EXPECT_LE(worst_row_relative(f, a), (std::is_same_v<T, float> ? 2e-7 : 1e-15) * N * N) << Family::name();
   // With derivatives: the values are Fast's, bit for bit.
   recur::evaluate(family, x, G, dF, recur::Fast{});
   recur::evaluate(Space{}, family, x, A, dA, recur::Auto{}, recur::Fast{});
@@ -79,10 +75,10 @@ TYPED_TEST(Precision, FastWithEveryPolicy) {
   recur::evaluate(recur::Legendre{}, x, C, recur::ScanAlongN{16}, recur::Fast{});
   const auto v = to_host(V);
   EXPECT_EQ(count_differences(to_host(S), v), 0);
-  EXPECT_LE(worst_row_relative(to_host(C), v), (std::is_same_v<T, float> ? 1e-5 : 1e-11));
+  EXPECT_LE(worst_row_relative(to_host(C), v), (std::is_same_v<T, float> ? 1e-7 * N * N : 1e-11));
 }
 
-// series with Fast: Clenshaw in plain double, near the sum of Fast's V times C.
+// series with Fast: Clenshaw in V's type, near the sum of Fast's V times C.
 TYPED_TEST(Precision, SeriesTakesFast) {
   using T      = TypeParam;
   const int M = 97, N = 40;
@@ -106,14 +102,10 @@ TYPED_TEST(Precision, SeriesTakesFast) {
       sum += double(hc(n)) * double(v(i, n));
       scale += std::fabs(double(hc(n)) * double(v(i, n)));
     }
-    EXPECT_NEAR(double(hy(i)), sum, (std::is_same_v<T, float> ? 1e-6 : 1e-14) * scale) << i;
+    EXPECT_NEAR(double(hy(i)), sum, (std::is_same_v<T, float> ? 2e-6 : 1e-14) * scale) << i;
     differ += hy(i) != ha(i);
   }
-  if constexpr (std::is_same_v<T, float>) {
-    EXPECT_EQ(differ, 0) << "float results are computed alike";
-  } else {
-    EXPECT_GT(differ, 0) << "Fast must run plain double";
-  }
+  EXPECT_GT(differ, 0) << "Fast must run in Y's type";
 }
 
 // evaluate_streamed with Fast hands over what evaluate with Fast gives.

@@ -40,8 +40,9 @@ const CommandSpec eval_command{
         {"derivative", "dV.npy", "also write p_n'(x_i), with V's shape, type and layout"},
         {"policy", "auto|thread|staged|scan", "how rows map to threads (default auto; README.md)"},
         {"precision", "accurate|fast", "accurate (default): float64 results computed in\n"
-                                       "double-double, float32 in double; fast: plain double,\n"
-                                       "several times faster for float64 (docs/accuracy.md)"},
+                                       "double-double, float32 in double; fast: in the output's\n"
+                                       "own type, several times faster for float64\n"
+                                       "(docs/accuracy.md)"},
         {"chunk", "ROWS", "compute and write ROWS rows at a time (default: chunks of\n"
                           "4 MiB on CPUs, 128 MiB on a GPU)"},
         {"strict", nullptr, "fail when x holds NaN or infinite values (default: warn)"},

@@ -64,9 +64,24 @@ KOKKOS_FORCEINLINE_FUNCTION double fma(double a, double b, double c) {
 #endif
 }
 
+KOKKOS_FORCEINLINE_FUNCTION float fma(float a, float b, float c) {
+#if KOKKOS_VERSION >= 40000
+  return Kokkos::fma(a, b, c);
+#else
+  return ::fmaf(a, b, c);
+#endif
+}
+
 // a b + c, fused where the hardware fuses, else as written: for plain
-// double arithmetic, where one more rounding is harmless.
+// arithmetic, where one more rounding is harmless.
 KOKKOS_FORCEINLINE_FUNCTION double multiply_add(double a, double b, double c) {
+#ifdef RECUR_IMPL_HARDWARE_FMA
+  return fma(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+KOKKOS_FORCEINLINE_FUNCTION float multiply_add(float a, float b, float c) {
 #ifdef RECUR_IMPL_HARDWARE_FMA
   return fma(a, b, c);
 #else

@@ -107,8 +107,8 @@ struct LockstepRows {
     // it did not, doubling power sums' time).
     bool over = false;
     for (int r = 0; r < B; ++r)
-      over |= (kokkos_math::fabs(to_double(u0[r])) > scaled_limit) |
-              (kokkos_math::fabs(to_double(u1[r])) > scaled_limit);
+      over |= (kokkos_math::fabs(to_double(u0[r])) > Range<W>::limit) |
+              (kokkos_math::fabs(to_double(u1[r])) > Range<W>::limit);
     if (over) {
       for (int r = 0; r < B; ++r) {
         State t{u0[r], u1[r], e[r]};

@@ -42,12 +42,14 @@ KOKKOS_FORCEINLINE_FUNCTION DoubleDouble fast_two_sum(double a, double b) {  // 
   return {s, b - (s - a)};
 }
 // Past double's range the low parts would turn inf into NaN: the operations
-// below keep the inf instead.
+// below keep the inf instead. They select rather than branch, so that a
+// CPU's compiler keeps lockstep lanes of them in vector registers.
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator+(DoubleDouble a, DoubleDouble b) {
   const DoubleDouble s = two_sum(a.hi, b.hi), t = two_sum(a.lo, b.lo);
-  if (!(kokkos_math::fabs(s.hi) <= 1.79769313486231570e308)) return {s.hi, 0.0};
   const DoubleDouble u = fast_two_sum(s.hi, s.lo + t.hi);
-  return fast_two_sum(u.hi, u.lo + t.lo);
+  const DoubleDouble v = fast_two_sum(u.hi, u.lo + t.lo);
+  const bool finite    = kokkos_math::fabs(s.hi) <= 1.79769313486231570e308;
+  return {finite ? v.hi : s.hi, finite ? v.lo : 0.0};
 }
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator-(DoubleDouble a) { return {-a.hi, -a.lo}; }
 // The rounding error of a b, exactly: a b - fl(a b).
@@ -64,32 +66,37 @@ KOKKOS_FORCEINLINE_FUNCTION double product_error(double a, double b, double p) {
 #endif
 }
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator*(DoubleDouble a, DoubleDouble b) {
-  const double p = a.hi * b.hi;
-  if (!(kokkos_math::fabs(p) <= 1.79769313486231570e308)) return {p, 0.0};
-  return fast_two_sum(p, a.hi * b.lo + a.lo * b.hi + product_error(a.hi, b.hi, p));
+  const double p       = a.hi * b.hi;
+  const DoubleDouble r = fast_two_sum(p, a.hi * b.lo + a.lo * b.hi + product_error(a.hi, b.hi, p));
+  const bool finite    = kokkos_math::fabs(p) <= 1.79769313486231570e308;
+  return {finite ? r.hi : p, finite ? r.lo : 0.0};
 }
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator*(DoubleDouble a, double b) {
-  const double p = a.hi * b;
-  if (!(kokkos_math::fabs(p) <= 1.79769313486231570e308)) return {p, 0.0};
-  return fast_two_sum(p, a.lo * b + product_error(a.hi, b, p));
+  const double p       = a.hi * b;
+  const DoubleDouble r = fast_two_sum(p, a.lo * b + product_error(a.hi, b, p));
+  const bool finite    = kokkos_math::fabs(p) <= 1.79769313486231570e308;
+  return {finite ? r.hi : p, finite ? r.lo : 0.0};
 }
 
-// The working number for outputs of type T: Accurate's (the default), or
-// with Fast (any other precision tag) plain double.
+// The working number for outputs of type T: with Accurate (the default)
+// double-double for double and double for float; with Fast, T itself.
 template <class T, class Precision = Accurate>
-using working_t = std::conditional_t<std::is_same_v<Precision, Accurate> && std::is_same_v<T, double>,
-                                     DoubleDouble, double>;
+using working_t =
+    std::conditional_t<std::is_same_v<Precision, Accurate>,
+                       std::conditional_t<std::is_same_v<T, double>, DoubleDouble, double>, T>;
 
 template <class W>
 KOKKOS_FORCEINLINE_FUNCTION W constant(double v) {
-  if constexpr (std::is_same_v<W, double>) {
-    return v;
+  if constexpr (std::is_floating_point_v<W>) {
+    return W(v);
   } else {
     return W{v, 0.0};
   }
 }
+KOKKOS_FORCEINLINE_FUNCTION double to_double(float v) { return v; }
 KOKKOS_FORCEINLINE_FUNCTION double to_double(double v) { return v; }
 KOKKOS_FORCEINLINE_FUNCTION double to_double(DoubleDouble v) { return v.hi; }
+KOKKOS_FORCEINLINE_FUNCTION bool is_zero(float v) { return v == 0; }
 KOKKOS_FORCEINLINE_FUNCTION bool is_zero(double v) { return v == 0; }
 KOKKOS_FORCEINLINE_FUNCTION bool is_zero(DoubleDouble v) { return v.hi == 0; }
 
@@ -97,6 +104,13 @@ KOKKOS_FORCEINLINE_FUNCTION bool is_zero(DoubleDouble v) { return v.hi == 0; }
 // family's centre, e.g. He_n(0)) contributes nothing: He_odd(0) = +0.
 KOKKOS_FORCEINLINE_FUNCTION double affine(double a, double x, double b) {
   return multiply_add(a, x, b);
+}
+// In float's own arithmetic (recur::Fast for float results): x rounded to float.
+KOKKOS_FORCEINLINE_FUNCTION float affine(float a, double x, float b) {
+  return multiply_add(a, float(x), b);
+}
+KOKKOS_FORCEINLINE_FUNCTION float step(float f, float current, float c, float previous) {
+  return is_zero(f) ? 0.0f - c * previous : multiply_add(f, current, -c * previous);
 }
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble affine(DoubleDouble a, double x, DoubleDouble b) {
   return a * x + b;
@@ -128,6 +142,9 @@ KOKKOS_FORCEINLINE_FUNCTION double times_power_of_two(double v, int k) {
   const int k3 = clamp_exponent(k - k1 - k2);  // |k| <= 2^28 + 2100: no int overflow
   return v * power_of_two(k1) * power_of_two(k2) * power_of_two(k3);
 }
+KOKKOS_FORCEINLINE_FUNCTION float times_power_of_two(float v, int k) {
+  return float(times_power_of_two(double(v), k));  // exact in double, rounded once
+}
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble times_power_of_two(DoubleDouble v, int k) {
   return {times_power_of_two(v.hi, k), times_power_of_two(v.lo, k)};
 }
@@ -156,12 +173,26 @@ struct Scaled {
   int e;
 };
 
-inline constexpr double scaled_limit  = 0x1p256;
-inline constexpr int exponent_limit   = 1 << 28;
-// |x| up to 2^256: then one step of any family recur has (|a x + b| + |c|
-// below 2^700) cannot overflow a state below the limit. x beyond, ±inf and
-// NaN give NaN rows.
-inline constexpr double domain_limit = 0x1p256;
+inline constexpr int exponent_limit = 1 << 28;
+
+// The scaling limits of a working number W. States are brought below
+// `limit` (checked every few steps: for_steps, scan_form.hpp). From there
+// 8 steps of growth below `unchecked_growth` cannot overflow W (double:
+// 2^256 2^(8 95) = 2^1016; float: 2^28 2^(8 12) = 2^124), which holds for
+// rows with |x| <= `unchecked_x` of the usual families; other rows are
+// checked after every step. x up to `domain`: then one step of any family
+// recur has (|a x + b| + |c| below 2^700 in double, 2^99 in float) cannot
+// overflow a state below the limit. x beyond, ±inf and NaN give NaN rows.
+template <class W>
+struct Range {  // double and double-double
+  static constexpr double limit = 0x1p256, domain = 0x1p256;
+  static constexpr double unchecked_x = 0x1p64, unchecked_growth = 0x1p95;
+};
+template <>
+struct Range<float> {  // recur::Fast for float results
+  static constexpr double limit = 0x1p28, domain = 0x1p64;
+  static constexpr double unchecked_x = 0x1p5, unchecked_growth = 0x1p12;
+};
 
 KOKKOS_FORCEINLINE_FUNCTION int saturate_exponent(long long e) {
   return int(e > exponent_limit ? exponent_limit : (e < -exponent_limit ? -exponent_limit : e));
@@ -178,6 +209,7 @@ KOKKOS_FORCEINLINE_FUNCTION double largest(const W& v, const Ws&... rest) {
   return a > b ? a : b;
 }
 
+KOKKOS_FORCEINLINE_FUNCTION void scale_exactly(float& v, double factor) { v = float(v * factor); }
 KOKKOS_FORCEINLINE_FUNCTION void scale_exactly(double& v, double factor) { v *= factor; }
 KOKKOS_FORCEINLINE_FUNCTION void scale_exactly(DoubleDouble& v, double factor) {
   v = {v.hi * factor, v.lo * factor};
@@ -187,12 +219,14 @@ KOKKOS_FORCEINLINE_FUNCTION void scale_exactly(DoubleDouble& v, double factor) {
 // its derivative; Clenshaw's sums): once `larger`, their largest magnitude
 // (or the one that grows first), passes the limit, all are scaled by the same
 // power of two, bringing it into [1, 2), and e counts the scaling.
-template <class... Ws>
-KOKKOS_FORCEINLINE_FUNCTION void keep_together_in_range(int& e, double larger, Ws&... values) {
-  if (!(larger > scaled_limit)) return;
+template <class W, class... Ws>
+KOKKOS_FORCEINLINE_FUNCTION void keep_together_in_range(int& e, double larger, W& first,
+                                                        Ws&... values) {
+  if (!(larger > Range<W>::limit)) return;
   int k = binary_exponent(larger);
   k     = k > 1022 ? 1022 : k;  // inf (out of the domain) stays inf
   const double factor = power_of_two(-k);
+  scale_exactly(first, factor);
   (scale_exactly(values, factor), ...);
   e = saturate_exponent((long long)e + k);
 }
@@ -218,9 +252,10 @@ KOKKOS_FORCEINLINE_FUNCTION W not_a_number() {
   std::memcpy(&nan, &bits, sizeof nan);
   return constant<W>(nan);
 }
-// Whether x is inside the domain (finite and |x| <= 2^256).
+// Whether x is inside W's domain (finite and |x| <= 2^256 in double).
+template <class W = double>
 KOKKOS_FORCEINLINE_FUNCTION bool in_domain(double x) {
-  return kokkos_math::fabs(x) <= domain_limit;
+  return kokkos_math::fabs(x) <= Range<W>::domain;
 }
 
 // ---------------------------------------------------------------------------
@@ -280,6 +315,7 @@ inline double leading(long double v) { return double(v); }
 inline double leading(const Quad& v) { return v.hi; }
 
 // Coefficients into the working number.
+inline void from_real(long double v, float& out) { out = float(v); }
 inline void from_real(long double v, double& out) { out = double(v); }
 inline void from_real(long double v, DoubleDouble& out) {
   out.hi = double(v);

@@ -29,18 +29,17 @@
 
 namespace recur::impl {
 
-// States are brought back below the scaling limit (keep_both_in_range) once
-// every Scan::check_period steps. From a state below 2^256 no value can
-// overflow double within that many steps where one step grows a state by
-// less than 2^(760 / period): three-term families check every 8 steps where
-// |a x + b| + |c| < 2^95 (|x| <= 2^64 and coefficients of usual size), power
-// sums every 32 where 1 + |x| < 2^17; other rows (checks_every_step) after
-// every step. Checking once a block rather than every step kept the CPU's
+// States are brought back below the scaling limit (keep_both_in_range,
+// Range in numbers.hpp) once every Scan::check_period steps. From a state
+// below the limit no value can overflow within that many steps where one step
+// grows a state by less than Range<W>::unchecked_growth: three-term families
+// check every 8 steps where |a x + b| + |c| stays below it (|x| <=
+// Range<W>::unchecked_x, 2^64 in double, and coefficients of usual size),
+// power sums (in double) every 32 where 1 + |x| < 2^17; other rows
+// (checks_every_step) after every step. Checking once a block rather than every step kept the CPU's
 // lockstep loops vectorized and the scalar ones as fast as before the
 // exponent existed (docs/performance.md). Where the checks fall changes no
 // value: a state scaled by a power of two rounds exactly as before, scaled.
-inline constexpr double unchecked_x      = 0x1p64;
-inline constexpr double unchecked_growth = 0x1p95;
 
 // Runs `step(n, k, plain)` for n = begin, ..., end - 1 in order, k =
 // scan.load(n), and `check()` after every Scan::check_period steps and after
@@ -168,7 +167,7 @@ struct PowerSumsScan {
   static constexpr int lookahead    = 1;
   static constexpr int check_period = 32;
   KOKKOS_FUNCTION void start(double x, state_type& s) const {
-    s.u0 = in_domain(x) ? x : not_a_number<double>();
+    s.u0 = in_domain<double>(x) ? x : not_a_number<double>();
     s.u1 = x;
     s.e  = 0;
   }

@@ -78,13 +78,13 @@ struct ThreeTermKernel {
   using number_type = W;
   using state_type  = Scaled<W>;
   using step_type   = ThreeTermCoefficients<W>;
-  static constexpr int lookahead    = std::is_same_v<W, double> ? 4 : 2;
+  static constexpr int lookahead    = std::is_same_v<W, DoubleDouble> ? 2 : 4;
   static constexpr int check_period = 8;
 
   KOKKOS_FUNCTION void start(double x, state_type& s) const {
     s.u1 = W{};
     if constexpr (has_prefactor) {
-      if (!in_domain(x)) {
+      if (!in_domain<W>(x)) {
         s.u0 = not_a_number<W>();
         s.e  = 0;
         return;
@@ -104,7 +104,7 @@ struct ThreeTermKernel {
       s.u0 = initial * kokkos_math::exp(r);
       s.e  = int(m);
     } else {
-      s.u0 = in_domain(x) ? initial : not_a_number<W>();
+      s.u0 = in_domain<W>(x) ? initial : not_a_number<W>();
       s.e  = 0;
     }
   }
@@ -115,7 +115,7 @@ struct ThreeTermKernel {
     s.u0         = next;
   }
   KOKKOS_FORCEINLINE_FUNCTION bool checks_every_step(double x) const {
-    return large_coefficients || !(kokkos_math::fabs(x) <= unchecked_x);
+    return large_coefficients || !(kokkos_math::fabs(x) <= Range<W>::unchecked_x);
   }
   KOKKOS_FORCEINLINE_FUNCTION static double output(const state_type& s) {
     return scaled_value(s.u0, s.e);
@@ -212,9 +212,9 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
     from_real(k.a, host(n).a);
     from_real(k.b, host(n).b);
     from_real(k.c, host(n).c);
-    large = large || !(std::fabs(leading(k.a)) * unchecked_x + std::fabs(leading(k.b)) +
+    large = large || !(std::fabs(leading(k.a)) * Range<W>::unchecked_x + std::fabs(leading(k.b)) +
                            std::fabs(leading(k.c)) <
-                       unchecked_growth);
+                       Range<W>::unchecked_growth);
   }
   Kokkos::deep_copy(space, table, host);
   // The host mirror must outlive the (possibly asynchronous) copy.
