@@ -42,14 +42,14 @@ KOKKOS_FORCEINLINE_FUNCTION DoubleDouble fast_two_sum(double a, double b) {  // 
   return {s, b - (s - a)};
 }
 // Past double's range the low parts would turn inf into NaN: the operations
-// below keep the inf instead. They select rather than branch, so that a
-// CPU's compiler keeps lockstep lanes of them in vector registers.
+// below keep the inf instead. They branch rather than select: selecting (both
+// paths computed) made the H200's double-double kernels 4-9 % slower and no
+// CPU faster (docs/performance.md).
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator+(DoubleDouble a, DoubleDouble b) {
   const DoubleDouble s = two_sum(a.hi, b.hi), t = two_sum(a.lo, b.lo);
+  if (!(kokkos_math::fabs(s.hi) <= 1.79769313486231570e308)) return {s.hi, 0.0};
   const DoubleDouble u = fast_two_sum(s.hi, s.lo + t.hi);
-  const DoubleDouble v = fast_two_sum(u.hi, u.lo + t.lo);
-  const bool finite    = kokkos_math::fabs(s.hi) <= 1.79769313486231570e308;
-  return {finite ? v.hi : s.hi, finite ? v.lo : 0.0};
+  return fast_two_sum(u.hi, u.lo + t.lo);
 }
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator-(DoubleDouble a) { return {-a.hi, -a.lo}; }
 // The rounding error of a b, exactly: a b - fl(a b).
@@ -66,16 +66,14 @@ KOKKOS_FORCEINLINE_FUNCTION double product_error(double a, double b, double p) {
 #endif
 }
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator*(DoubleDouble a, DoubleDouble b) {
-  const double p       = a.hi * b.hi;
-  const DoubleDouble r = fast_two_sum(p, a.hi * b.lo + a.lo * b.hi + product_error(a.hi, b.hi, p));
-  const bool finite    = kokkos_math::fabs(p) <= 1.79769313486231570e308;
-  return {finite ? r.hi : p, finite ? r.lo : 0.0};
+  const double p = a.hi * b.hi;
+  if (!(kokkos_math::fabs(p) <= 1.79769313486231570e308)) return {p, 0.0};
+  return fast_two_sum(p, a.hi * b.lo + a.lo * b.hi + product_error(a.hi, b.hi, p));
 }
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator*(DoubleDouble a, double b) {
-  const double p       = a.hi * b;
-  const DoubleDouble r = fast_two_sum(p, a.lo * b + product_error(a.hi, b, p));
-  const bool finite    = kokkos_math::fabs(p) <= 1.79769313486231570e308;
-  return {finite ? r.hi : p, finite ? r.lo : 0.0};
+  const double p = a.hi * b;
+  if (!(kokkos_math::fabs(p) <= 1.79769313486231570e308)) return {p, 0.0};
+  return fast_two_sum(p, a.lo * b + product_error(a.hi, b, p));
 }
 
 // The working number for outputs of type T: with Accurate (the default)

@@ -36,9 +36,9 @@ namespace recur::impl {
 // check every 8 steps where |a x + b| + |c| stays below it (|x| <=
 // Range<W>::unchecked_x, 2^64 in double, and coefficients of usual size),
 // power sums (in double) every 32 where 1 + |x| < 2^17; other rows
-// (checks_every_step) after every step. Checking once a block rather than every step kept the CPU's
-// lockstep loops vectorized and the scalar ones as fast as before the
-// exponent existed (docs/performance.md). Where the checks fall changes no
+// (checks_every_step) after every step. Checking once a block rather than
+// every step kept the CPU's lockstep loops vectorized and the scalar ones as
+// fast as before the exponent existed (docs/performance.md). Where the checks fall changes no
 // value: a state scaled by a power of two rounds exactly as before, scaled.
 
 // Runs `step(n, k, plain)` for n = begin, ..., end - 1 in order, k =
