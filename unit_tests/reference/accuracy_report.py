@@ -7,6 +7,8 @@ docs/data/accuracy-libraries.md, made by compare_libraries.py).
         build/openmp/unit_tests/recur_unit_tests --gtest_filter='Reference*:Edges*'
     unit_tests/reference/accuracy_report.py /tmp/recur-accuracy.tsv /tmp/recur-edges.tsv \\
         "<run description>"
+
+Also draws docs/accuracy.png (matplotlib).
 """
 import re
 import sys
@@ -63,6 +65,48 @@ def fmt(x):
 
 def ulps(x):
     return "0" if x == 0 else (f"{x:.2f}" if x < 10 else f"{x:.0f}")
+
+
+def plot(recur, path):
+    """Worst error (local metric) against N per family: Accurate and Fast, double and
+    float, one panel each, log-log, with the bounds the unit tests assert."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    Ns = [16, 64, 256, 2000]
+    stems = sorted({k[0] for k in recur})
+    fig, axes = plt.subplots(2, 2, figsize=(11, 8), sharex=True)
+    panels = [("double", "Accurate, double"), ("double-fast", "Fast, double"),
+              ("float", "Accurate, float"), ("float-fast", "Fast, float")]
+    bounds = {
+        "double": [TOLERANCE["double"] * n ** 0.5 for n in Ns],
+        "double-fast": [2e-13 * n ** 0.5 + 1e-16 * n * n for n in Ns],
+        "float": [TOLERANCE["float"] * n ** 0.5 for n in Ns],
+        "float-fast": [1e-6 * n * n for n in Ns],
+    }
+    for ax, (precision, title) in zip(axes.flat, panels):
+        for stem in stems:
+            ys = [recur.get((stem, precision, n), (None,))[0] for n in Ns]
+            if None in ys:
+                continue
+            # 0: every value of those rows is beyond the range (±inf, no error): not drawn.
+            ax.plot(Ns, [y if y > 0 else float("nan") for y in ys], marker="o", linewidth=0.8,
+                    markersize=3, label=stem)
+        ax.plot(Ns, bounds[precision], color="black", linestyle="--", linewidth=1.5,
+                label="asserted bound")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(title)
+        ax.grid(True, which="both", alpha=0.3)
+    for ax in axes[1]:
+        ax.set_xlabel("N")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("worst error, local metric")
+    handles, labels = axes[0, 1].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="center right", fontsize=7)
+    fig.tight_layout(rect=(0, 0, 0.8, 1))
+    fig.savefig(path, dpi=80)
 
 
 def main(report, edges_report, run):
@@ -136,6 +180,10 @@ def main(report, edges_report, run):
         "the rest. The unit tests assert " + FAST_BOUND + " on both",
         "scales (`Reference.FastMatchesMpmathWithinItsBoundUpToN2000`). `PowerSums` sums in",
         "double either way. Same points, same metric, same run:",
+        "",
+        "![Worst error against N per family, Accurate and Fast](accuracy.png)",
+        "",
+        "(`docs/accuracy.png`, the local metric of the tables, made with them.)",
         "",
         "| family | N | double local | double row | double ulp | float local | float row | float ulp | non-finite |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -222,6 +270,7 @@ def main(report, edges_report, run):
         lines.append(f"| {family} | {params} | {x} | {n} | {ulps(d[0])} | {d[1]} | "
                      f"{ulps(f[0])} | {f[1]} |")
     (ROOT / "docs/accuracy.md").write_text("\n".join(lines) + "\n")
+    plot(recur, ROOT / "docs/accuracy.png")
 
 
 if __name__ == "__main__":
