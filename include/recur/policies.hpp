@@ -62,11 +62,12 @@ struct Accurate {
 
 /// Plain arithmetic in V's own type: several times faster for double results
 /// where double-double is compute bound (three-term families on every GPU and
-/// CPU), twice the SIMD lanes for float results on CPUs, with errors that grow
-/// with n as the recurrence's rounding errors do (like n² near x = ±1 for the
-/// Jacobi-type families: about 1e-10 in double and 1e-1 in float at N = 2000;
-/// measured per family in docs/accuracy.md). In float, x beyond 2^64 is
-/// outside the domain (NaN rows). PowerSums sums in double either way.
+/// CPU), somewhat faster for float results where a GPU stages row slices,
+/// with errors that grow with n as the recurrence's rounding errors do (like
+/// n² near x = ±1 for the Jacobi-type families: up to 2e-10 in double and of
+/// order 1 in float at N = 2000, relative to the row's scale; measured per
+/// family in docs/accuracy.md). In float, x beyond 2^64 is outside the domain
+/// (NaN rows). PowerSums sums in double either way.
 struct Fast {
   static constexpr const char* name() { return "Fast"; }
 };
