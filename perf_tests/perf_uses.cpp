@@ -1,9 +1,10 @@
 // What users do with V, timed on each backend (recur_perf runs these with
 // the evaluate suite; filter with --benchmark_filter=series/, gauss/, ...).
 //
-// series/<space>/<T>/Legendre/<fused|blas>/log2M:m/N:n/K:k
+// series/<space>/<T>/Legendre/<fused|fused-fast|blas>/log2M:m/N:n/K:k
 //   Y = V C for K coefficient sets: recur::series (Clenshaw, no V) against
-//   recur::series_via_blas (evaluate into V, then Kokkos Kernels gemv/gemm).
+//   recur::series_via_blas (evaluate into V, then Kokkos Kernels gemv/gemm);
+//   fused-fast: recur::series with recur::Fast.
 //   GBps = (M + M K + N K) sizeof(T) / time, the bytes a fused pass must move;
 //   of_fill = GBps / the same-process fill of Y's bytes; GFLOPs = 2 M N K /
 //   time, the product's flops.
@@ -51,7 +52,7 @@ Kokkos::View<T*, Space> spread(const Space& space, std::int64_t M) {
   return x;
 }
 
-template <class Space, class T, bool blas>
+template <class Space, class T, bool blas, class Precision = recur::Accurate>
 void series(benchmark::State& state) {
   const std::int64_t M = std::int64_t(1) << state.range(0);
   const int N = int(state.range(1)), K = int(state.range(2));
@@ -69,7 +70,8 @@ void series(benchmark::State& state) {
   }
 #endif
   if constexpr (!blas)
-    median = run(state, space, [&] { recur::series(space, recur::Legendre{}, C, x, Y); });
+    median = run(state, space,
+                 [&] { recur::series(space, recur::Legendre{}, C, x, Y, Precision{}); });
   const double gbs = double(M + M * K + std::int64_t(N) * K) * sizeof(T) / median / 1e9;
   state.counters["GBps"]    = gbs;
   state.counters["of_fill"] = gbs / (double(Y.span()) * sizeof(T) / fill_seconds(space, Y) / 1e9);
@@ -142,6 +144,9 @@ void add_typed() {
     b->ArgNames({"log2M", "N", "K"});
     for (int K : {1, 8, 64}) b->Args({log2_m, 32, K});
   }
+  auto* fast = add("series/" + space + "fused-fast", series<Space, T, false, recur::Fast>);
+  fast->ArgNames({"log2M", "N", "K"});
+  for (int K : {1, 8, 64}) fast->Args({log2_m, 32, K});
   auto* p = add("project/" + space, project<Space, T>);
   p->ArgNames({"n", "K"});
   for (int K : {1, 64}) p->Args({on_device<Space>() ? 4096 : 1024, K});
