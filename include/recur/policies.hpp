@@ -39,7 +39,8 @@ struct Staged {
 struct ScanAlongN {
   /// Terms a chunk; 0 chooses: 512 on a GPU (where row-contiguous V is
   /// staged through team scratch 32 terms at a time, other layouts written
-  /// straight from registers), 1024 on CPUs.
+  /// straight from registers; 2048 for PowerSums in those other layouts),
+  /// 1024 on CPUs.
   int chunk = 0;
   static constexpr const char* name() { return "ScanAlongN"; }
 };

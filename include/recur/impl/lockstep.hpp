@@ -19,6 +19,36 @@ struct alignas(16) Pack {
   T v[size];
 };
 
+// V(i0 + r, n) = value(r) for the r < rows of a block of B lanes. Packed
+// (GPUs): a full block goes out in Pack stores where V's columns are
+// contiguous and the block aligned. Loops to the constant B keep the block
+// in registers.
+template <int B, bool Packed, class VView, class Value>
+KOKKOS_FORCEINLINE_FUNCTION void store_lanes(const VView& V, std::int64_t i0, int rows, int n,
+                                             const Value& value) {
+  using T = typename VView::value_type;
+  if (rows < B) {
+    for (int r = 0; r < B; ++r)
+      if (r < rows) V(i0 + r, n) = value(r);
+    return;
+  }
+  if constexpr (Packed) {
+    constexpr int G = Pack<T>::size;
+    if constexpr (B % G == 0) {
+      T* const p = &V(i0, n);
+      if (V.stride_0() == 1 && reinterpret_cast<std::uintptr_t>(p) % sizeof(Pack<T>) == 0) {
+        for (int g = 0; g < B; g += G) {
+          Pack<T> pack;
+          for (int j = 0; j < G; ++j) pack.v[j] = value(g + j);
+          *reinterpret_cast<Pack<T>*>(p + g) = pack;
+        }
+        return;
+      }
+    }
+  }
+  for (int r = 0; r < B; ++r) V(i0 + r, n) = value(r);
+}
+
 // ThreadPerX for recurrences with a scan form (scan_along_n.hpp): each work
 // item carries a block of B consecutive x through the recurrence in lockstep,
 // one coefficient load serving the block.
@@ -35,7 +65,7 @@ struct alignas(16) Pack {
 // The arithmetic is that of one x at a time, so the values are the same, bit
 // for bit.
 // Packed (GPUs): V's columns are contiguous, and V(i0 .. i0 + B - 1, n) goes
-// out in Pack stores where aligned.
+// out in Pack stores where aligned (store_lanes).
 template <int B, bool Packed, class T, class Scan, class XView, class VView>
 struct LockstepRows {
   using State = typename Scan::state_type;
@@ -66,27 +96,8 @@ struct LockstepRows {
   template <bool Scaled>
   KOKKOS_FORCEINLINE_FUNCTION void store(std::int64_t i0, int rows, int n, const Numbers& u0,
                                          const Numbers& u1, const Exponents& e) const {
-    // Loops to the constant B keep the block in registers.
-    if (rows < B) {
-      for (int r = 0; r < B; ++r)
-        if (r < rows) V(i0 + r, n) = value<Scaled>(scan, u0, u1, e, r);
-      return;
-    }
-    if constexpr (Packed) {
-      constexpr int G = Pack<T>::size;
-      if constexpr (B % G == 0) {
-        T* const p = &V(i0, n);
-        if (reinterpret_cast<std::uintptr_t>(p) % sizeof(Pack<T>) == 0) {
-          for (int g = 0; g < B; g += G) {
-            Pack<T> pack;
-            for (int j = 0; j < G; ++j) pack.v[j] = value<Scaled>(scan, u0, u1, e, g + j);
-            *reinterpret_cast<Pack<T>*>(p + g) = pack;
-          }
-          return;
-        }
-      }
-    }
-    for (int r = 0; r < B; ++r) V(i0 + r, n) = value<Scaled>(scan, u0, u1, e, r);
+    store_lanes<B, Packed>(V, i0, rows, n,
+                           [&](int r) { return value<Scaled>(scan, u0, u1, e, r); });
   }
   KOKKOS_FORCEINLINE_FUNCTION static void advance(const Scan& scan, const double (&xs)[B],
                                                   const typename Scan::step_type& k,

@@ -3,6 +3,7 @@
 
 #include <recur/families.hpp>
 #include <recur/impl/kokkos_compat.hpp>
+#include <recur/impl/lockstep.hpp>
 #include <recur/impl/three_term.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -95,33 +96,60 @@ KOKKOS_FORCEINLINE_FUNCTION Transfer<W> compose(const Transfer<W>& later,
   return {apply(later, earlier.c0), apply(later, earlier.c1)};
 }
 
-// The transfer matrix of steps [begin, end) at x: the images of the unit
-// states, each carried by the recurrence.
-template <class Scan>
-KOKKOS_FUNCTION Transfer<typename Scan::number_type> chunk_transfer(const Scan& scan, double x,
-                                                                    int begin, int end) {
-  using W = typename Scan::number_type;
-  Scaled<W> a{constant<W>(1), constant<W>(0), 0}, b{constant<W>(0), constant<W>(1), 0};
-  for_steps(
-      scan, begin, end, scan.checks_every_step(x),
+// The transfer matrices of steps [begin, end) at B values of x, in lockstep
+// (one load a step serves them all): the images of the unit states, each
+// carried by the recurrence. The arithmetic is that of one x at a time, and
+// where the checks fall changes no value (scan_form.hpp), so a matrix does
+// not depend on the other lanes.
+template <int B, class Scan>
+KOKKOS_FUNCTION void chunk_transfers(const Scan& scan, const double (&x)[B], int begin, int end,
+                                     Transfer<typename Scan::number_type> (&m)[B]) {
+  using W         = typename Scan::number_type;
+  bool every_step = false;
+  Scaled<W> a[B], b[B];
+  for (int r = 0; r < B; ++r) {
+    a[r]       = {constant<W>(1), constant<W>(0), 0};
+    b[r]       = {constant<W>(0), constant<W>(1), 0};
+    every_step = every_step || scan.checks_every_step(x[r]);
+  }
+  for_steps<true, deep_lookahead<Scan>>(
+      scan, begin, end, every_step,
       [&](int, const typename Scan::step_type& k, auto) {
-        scan.advance(x, k, a);
-        scan.advance(x, k, b);
+        for (int r = 0; r < B; ++r) {
+          scan.advance(x[r], k, a[r]);
+          scan.advance(x[r], k, b[r]);
+        }
       },
       [&] {
-        keep_both_in_range(a);
-        keep_both_in_range(b);
+        for (int r = 0; r < B; ++r) {
+          keep_both_in_range(a[r]);
+          keep_both_in_range(b[r]);
+        }
       },
       [] { return true; });
-  return {a, b};
+  for (int r = 0; r < B; ++r) m[r] = {a[r], b[r]};
 }
 // For power sums (1, 0) is a fixed point, so only the image of (0, 1) needs
 // the recurrence (the same operations as above, so the same values).
-KOKKOS_INLINE_FUNCTION Transfer<double> chunk_transfer(const PowerSumsScan& scan, double x,
-                                                       int begin, int end) {
-  Transfer<double> m{{1, 0, 0}, {0, 1, 0}};
-  advance_through(scan, x, begin, end, m.c1, [](int, double) {});
-  return m;
+template <int B>
+KOKKOS_FUNCTION void chunk_transfers(const PowerSumsScan& scan, const double (&x)[B], int begin,
+                                     int end, Transfer<double> (&m)[B]) {
+  bool every_step = false;
+  Scaled<double> b[B];
+  for (int r = 0; r < B; ++r) {
+    b[r]       = {0, 1, 0};
+    every_step = every_step || scan.checks_every_step(x[r]);
+  }
+  for_steps<true, deep_lookahead<PowerSumsScan>>(
+      scan, begin, end, every_step,
+      [&](int, PowerSumsScan::step_type k, auto) {
+        for (int r = 0; r < B; ++r) scan.advance(x[r], k, b[r]);
+      },
+      [&] {
+        for (int r = 0; r < B; ++r) keep_both_in_range(b[r]);
+      },
+      [] { return true; });
+  for (int r = 0; r < B; ++r) m[r] = {{1, 0, 0}, b[r]};
 }
 
 // Layout of the work: rows of M x chunks, chunk c of row i covering terms
@@ -133,6 +161,30 @@ struct Chunking {
   int C;  // chunks a row
   KOKKOS_FUNCTION int begin(int c) const { return c * L; }
   KOKKOS_FUNCTION int end(int c) const { return c * L + L < N ? c * L + L : N; }
+};
+
+// A work item of passes 1 and 3: B neighbouring rows [i0, i0 + rows) of
+// chunk c, carried in lockstep (rows < B only in a chunk's last group; its
+// idle lanes repeat row i0). On GPUs B rows share each coefficient load, so
+// a warp has B times the distinct coefficients in flight: with one row a
+// thread, the 16 rows of a chunk loaded the same ones, and the passes
+// waited on them (H200, M = 16, N = 2^24: double He_n/sqrt(n!) 5.97 against
+// 5.70 ms, docs/performance.md).
+template <int B>
+struct RowGroup {
+  std::int64_t i0;
+  int rows, c;
+  // Item k = c G + g (G groups a row: the groups of one chunk side by side,
+  // reading the same coefficients at the same time), or k = g C + c (a
+  // thread's chunks one after the other in memory, on CPUs).
+  KOKKOS_FUNCTION RowGroup(std::int64_t k, const Chunking& shape, bool rows_fastest) {
+    const std::int64_t groups = (shape.M + B - 1) / B;
+    const std::int64_t g      = rows_fastest ? k % groups : k / shape.C;
+    c                         = int(rows_fastest ? k / groups : k % shape.C);
+    i0                        = g * B;
+    rows                      = shape.M - i0 < B ? int(shape.M - i0) : B;
+  }
+  KOKKOS_FUNCTION std::int64_t row(int r) const { return i0 + (r < rows ? r : 0); }
 };
 
 // The scan's levels: level l + 1 holds products of blocks of scan_block
@@ -152,9 +204,9 @@ struct Level {
   }
 };
 
-// Pass 1. Work item k = c M + i (rows fastest, so that the rows of one chunk
-// read the same coefficients at the same time); stored at level 0's at(i, c).
-template <class T, class Scan, class XView, class MemorySpace>
+// Pass 1, work items as in RowGroup (rows fastest); matrices stored at level
+// 0's at(i, c).
+template <int B, class T, class Scan, class XView, class MemorySpace>
 struct ChunkTransfers {
   using W = typename Scan::number_type;
   Scan scan;
@@ -164,11 +216,14 @@ struct ChunkTransfers {
   Level level;
 
   KOKKOS_FUNCTION void operator()(std::int64_t k) const {
-    const std::int64_t i = k % shape.M;
-    const int c          = int(k / shape.M);
-    const double xi      = double(x(i));
-    const int end = shape.end(c) < shape.N - 1 ? shape.end(c) : shape.N - 1;
-    transfers(level.at(i, c)) = chunk_transfer(scan, xi, shape.begin(c), end);
+    const RowGroup<B> group(k, shape, true);
+    double xs[B];
+    for (int r = 0; r < B; ++r) xs[r] = double(x(group.row(r)));
+    const int end = shape.end(group.c) < shape.N - 1 ? shape.end(group.c) : shape.N - 1;
+    Transfer<W> m[B];
+    chunk_transfers(scan, xs, shape.begin(group.c), end, m);
+    for (int r = 0; r < B; ++r)
+      if (r < group.rows) transfers(level.at(group.i0 + r, group.c)) = m[r];
   }
 };
 
@@ -293,15 +348,18 @@ struct BlockStarts {
   }
 };
 
-// Pass 3, each work item writing its chunk straight into V: on CPUs (work
-// item k = i C + c, a thread's chunks one after the other in memory), and on
-// GPUs when V's rows are not contiguous (k = c M + i, as in pass 1): there
-// the threads of a warp store neighbouring rows at each step, which is as
-// coalesced as V allows, and staging through scratch only cost occupancy
-// (H200, float power sums, M = 16, N = 2^24, LayoutLeft: 478 us staged).
-template <class T, class Scan, class XView, class VView, class MemorySpace>
+// Pass 3, each work item writing its chunk straight into V: on CPUs (one
+// row a work item, k = i C + c, a thread's chunks one after the other in
+// memory), and on GPUs when V's rows are not contiguous (B rows of a chunk
+// a work item, rows fastest as in pass 1): there the threads of a warp store
+// neighbouring rows at each step, B of them at once in Pack stores where V's
+// columns are contiguous (store_lanes, lockstep.hpp), which is as coalesced
+// as V allows; staging through scratch only cost occupancy (H200, float
+// power sums, M = 16, N = 2^24, LayoutLeft: 478 us staged).
+template <int B, class T, class Scan, class XView, class VView, class MemorySpace>
 struct ChunkOutputs {
-  using W = typename Scan::number_type;
+  using W     = typename Scan::number_type;
+  using State = typename Scan::state_type;
   Scan scan;
   XView x;
   VView V;
@@ -311,13 +369,60 @@ struct ChunkOutputs {
   bool rows_fastest;
 
   KOKKOS_FUNCTION void operator()(std::int64_t k) const {
-    const std::int64_t i  = rows_fastest ? k % shape.M : k / shape.C;
-    const int c           = int(rows_fastest ? k / shape.M : k % shape.C);
-    const double xi       = double(x(i));
-    Scaled<W> s           = starts(level.at(i, c));
-    V(i, shape.begin(c)) = T(scan.output(s));
-    advance_through(scan, xi, shape.begin(c), shape.end(c) - 1, s,
-                    [&](int n, double value) { V(i, n) = T(value); });
+    const RowGroup<B> group(k, shape, rows_fastest);
+    const int begin = shape.begin(group.c), end = shape.end(group.c);
+    if constexpr (B == 1) {
+      // One row: the sequential form. (The lockstep form below with one
+      // lane ran the CPU's passes up to 1.6 times slower.)
+      const std::int64_t i = group.i0;
+      State s              = starts(level.at(i, group.c));
+      V(i, begin)          = T(scan.output(s));
+      advance_through(scan, double(x(i)), begin, end - 1, s,
+                      [&](int n, double value) { V(i, n) = T(value); });
+    } else {
+      lockstep(group, begin, end);
+    }
+  }
+
+  KOKKOS_FUNCTION void lockstep(const RowGroup<B>& group, int begin, int end) const {
+    double xs[B];
+    State s[B];
+    bool every_step = false;
+    for (int r = 0; r < B; ++r) {
+      xs[r]      = double(x(group.row(r)));
+      s[r]       = starts(level.at(group.row(r), group.c));
+      every_step = every_step || scan.checks_every_step(xs[r]);
+    }
+    const auto is_plain = [&] {
+      bool plain = true;
+      for (int r = 0; r < B; ++r) plain = plain && s[r].e == 0;
+      return plain;
+    };
+    // V(rows, n) from the states: their numbers themselves in plain blocks.
+    const auto put = [&](int n, auto plain) {
+      store_lanes<B, true>(V, group.i0, group.rows, n, [&](int r) {
+        if constexpr (decltype(plain)::value) {
+          return T(to_double(s[r].u0));
+        } else {
+          return T(scan.output(s[r]));
+        }
+      });
+    };
+    if (is_plain()) {
+      put(begin, std::true_type{});
+    } else {
+      put(begin, std::false_type{});
+    }
+    for_steps<true, deep_lookahead<Scan>>(
+        scan, begin, end - 1, every_step,
+        [&](int n, const typename Scan::step_type& step, auto plain) {
+          for (int r = 0; r < B; ++r) scan.advance(xs[r], step, s[r]);
+          put(n + 1, plain);
+        },
+        [&] {
+          for (int r = 0; r < B; ++r) keep_both_in_range(s[r]);
+        },
+        is_plain);
   }
 };
 
@@ -365,20 +470,29 @@ struct StagedChunkOutputs {
     const int L     = shape.L;
     const int lanes = S < threads ? S : threads;
     const int step  = threads / lanes;
+    // In the copy, thread t takes items t / lanes, + step, + 2 step, ...;
+    // the row and chunk of its first item, worked out once (a division and
+    // remainder of each item in every round made the pass issue-bound:
+    // docs/performance.md), and the next items' by counting.
+    const int item0         = t / lanes;
+    const std::int64_t row0 = (k0 + item0) % shape.M;
+    const int chunk0        = int((k0 + item0) / shape.M);
     for (int offset = 0; offset < L; offset += S) {
       // This round's terms [first, last) of the chunk.
       const int first = begin + offset;
       stage_terms(scan, xi, first, first + S < end ? first + S : end, end, s,
                   tile + std::size_t(t) * pitch);
       team.team_barrier();
-      if (t < step * lanes)
-        for (int item = t / lanes; item < threads && k0 + item < items; item += step) {
-          const std::int64_t k = k0 + item;
-          const std::int64_t i = k % shape.M;
-          const int first      = int(k / shape.M) * L + offset;
+      if (t < step * lanes) {
+        std::int64_t i = row0;
+        int c          = chunk0;
+        for (int item = item0; item < threads && k0 + item < items; item += step) {
+          const int first = c * L + offset;
           for (int j = t % lanes; j < S && offset + j < L && first + j < shape.N; j += lanes)
             V(i, first + j) = tile[std::size_t(item) * pitch + j];
+          for (i += step; i >= shape.M; i -= shape.M) ++c;
         }
+      }
       team.team_barrier();
     }
   }
@@ -465,15 +579,24 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
   // A CPU thread writes long chunks directly; so does a GPU thread when V's
   // rows are not contiguous, and for row-contiguous V a team stages its
   // chunks staging_terms terms at a time. Either way longer chunks mean fewer
-  // states to scan; defaults from sweeps of 128 to 512 on the H200 at M = 16,
-  // N = 2^24 (docs/performance.md).
+  // states to scan; defaults from sweeps of 128 to 2048 on the H200 at
+  // M = 16, N = 2^24 (docs/performance.md): 512, and 2048 for column slices
+  // of a scan form that loads nothing (power sums), whose passes are cheap
+  // next to the scan.
   if (chunk < 0)
     throw std::invalid_argument(label + ": ScanAlongN{chunk = " + std::to_string(chunk) +
                                 "} is invalid; the chunk must be positive, or 0 for the default");
-  const bool staged = !host && V.stride_1() == 1;
-  const int L       = chunk > 0 ? std::min(chunk, N) : std::min(N, host ? 1024 : 512);
+  constexpr bool loads = !std::is_empty_v<typename Scan::step_type>;
+  const bool staged    = !host && V.stride_1() == 1;
+  const int L          = chunk > 0 ? std::min(chunk, N)
+                                   : std::min(N, host ? 1024 : (staged || loads ? 512 : 2048));
   const Chunking shape{M, N, L, (N + L - 1) / L};
   const std::int64_t items = M * shape.C;
+  // Rows a work item of passes 1 and 3 (column slices) carries (RowGroup):
+  // on GPUs a Pack's worth, for scan forms that load coefficients (power
+  // sums have none to share, and ran 1-4 % slower in groups).
+  constexpr int B = host || !loads ? 1 : Pack<T>::size;
+  const std::int64_t group_items = (M + B - 1) / B * shape.C;
 
   // The scan's levels: chunk counts per row, 32-fold fewer each level.
   std::vector<Level> shapes{{shape.C, 1, shape.C}};
@@ -501,8 +624,8 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
   const States starts = level_starts[0];
 
   Kokkos::parallel_for(
-      label + " transfers", Range(space, 0, items),
-      ChunkTransfers<T, Scan, XView, MemorySpace>{scan, x, levels[0], shape, shapes[0]});
+      label + " transfers", Range(space, 0, group_items),
+      ChunkTransfers<B, T, Scan, XView, MemorySpace>{scan, x, levels[0], shape, shapes[0]});
   // One thread a block on CPUs, and on GPUs for many blocks; a team of
   // scan_block threads a block on GPUs for up to 4096 blocks. A team composes
   // on one thread, and at most 32 teams are resident on a multiprocessor:
@@ -531,8 +654,8 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
            BlockStarts<ExecSpace, W>{levels[l], level_starts[l + 1], level_starts[l], shapes[l],
                                      shapes[l + 1]});
   if (!staged) {
-    Kokkos::parallel_for(label, Range(space, 0, items),
-                         ChunkOutputs<T, Scan, XView, VView, MemorySpace>{
+    Kokkos::parallel_for(label, Range(space, 0, group_items),
+                         ChunkOutputs<B, T, Scan, XView, VView, MemorySpace>{
                              scan, x, V, starts, shape, shapes[0], !host});
   } else if constexpr (!host) {
     using Policy  = Kokkos::TeamPolicy<ExecSpace>;

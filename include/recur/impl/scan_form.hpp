@@ -57,13 +57,14 @@ namespace recur::impl {
 // most common stall of the three-term ScanAlongN passes; loading ahead took
 // their output pass from 609 to 532 us (docs/performance.md). The arithmetic
 // is unchanged, so the values are too.
+// U: loads ahead, Scan::lookahead unless given (ScanAlongN's passes load
+// deep_lookahead ahead).
 // Unroll: unrolled by force on GPUs (the lockstep kernel: left to itself, nvcc
 // kept its loaded-ahead coefficients in local memory, a 192-byte stack frame;
 // ptxas, docs/performance.md).
-template <bool Unroll, class Scan, class Step, class Plain>
+template <bool Unroll, int U, class Scan, class Step, class Plain>
 KOKKOS_FORCEINLINE_FUNCTION void block_of_steps(const Scan& scan, int n, const Step& step,
                                                 Plain plain) {
-  constexpr int U = Scan::lookahead;
   for (int j0 = 0; j0 < Scan::check_period; j0 += U) {
     typename Scan::step_type k[U];
     if constexpr (Unroll) {
@@ -82,11 +83,12 @@ KOKKOS_FORCEINLINE_FUNCTION void block_of_steps(const Scan& scan, int n, const S
   }
 }
 
-template <bool Unroll = false, class Scan, class Step, class Check, class IsPlain>
+template <bool Unroll = false, int U = 0, class Scan, class Step, class Check, class IsPlain>
 KOKKOS_FORCEINLINE_FUNCTION void for_steps(const Scan& scan, int begin, int end, bool every_step,
                                            const Step& step, const Check& check,
                                            const IsPlain& is_plain) {
-  static_assert(Scan::check_period % Scan::lookahead == 0,
+  constexpr int ahead = U > 0 ? U : Scan::lookahead;
+  static_assert(Scan::check_period % ahead == 0,
                 "recur: a scan form's lookahead must divide its check period");
   int n = begin;
   if (every_step) {
@@ -98,9 +100,9 @@ KOKKOS_FORCEINLINE_FUNCTION void for_steps(const Scan& scan, int begin, int end,
   }
   for (; n + Scan::check_period <= end; n += Scan::check_period) {
     if (is_plain()) {
-      block_of_steps<Unroll>(scan, n, step, std::true_type{});
+      block_of_steps<Unroll, ahead>(scan, n, step, std::true_type{});
     } else {
-      block_of_steps<Unroll>(scan, n, step, std::false_type{});
+      block_of_steps<Unroll, ahead>(scan, n, step, std::false_type{});
     }
     check();
   }
@@ -114,6 +116,20 @@ KOKKOS_FORCEINLINE_FUNCTION void for_steps(const Scan& scan, int begin, int end,
     check();
   }
 }
+
+// Twice a scan form's lookahead, up to its check period, for passes bound by
+// the latency of their loads, where few threads share a coefficient:
+// ScanAlongN's transfer and column-slice passes (16 rows a chunk at M = 16).
+// With their rows in groups (RowGroup, scan_along_n.hpp) it took float
+// He_n/sqrt(n!) from 1.03 to 0.93 ms and Fast double from 1.25 to 1.17 ms
+// (H200, M = 16, N = 2^24, docs/performance.md); the staged row-slice pass
+// gained nothing from it and keeps Scan::lookahead. A scan form that loads
+// nothing (lookahead 1) keeps 1.
+template <class Scan>
+inline constexpr int deep_lookahead =
+    Scan::lookahead == 1 ? 1
+                         : (2 * Scan::lookahead <= Scan::check_period ? 2 * Scan::lookahead
+                                                                      : Scan::check_period);
 
 // Carries `s` from term begin to term end of the recurrence at x, calling
 // put(n + 1, value) once s holds term n + 1, value = scan.output(s).
