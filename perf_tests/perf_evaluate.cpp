@@ -153,7 +153,7 @@ struct ArithmeticOnly {
       benchmark::DoNotOptimize(value);
     }
     for (int n = 0; n + 1 < N; ++n) {
-      Lockstep::advance(scan, xs, scan.load(n), u0, u1);
+      Lockstep::advance(scan, xs, scan.load(n), u0, u1, recur::impl::BlockTag<false>{});
       if (n % Scan::check_period == Scan::check_period - 1)
         Lockstep::check(u0, u1, e, scaled);
       for (int r = 0; r < B; ++r) {

@@ -44,12 +44,21 @@ KOKKOS_FORCEINLINE_FUNCTION DoubleDouble fast_two_sum(double a, double b) {  // 
 // Past double's range the low parts would turn inf into NaN: the operations
 // below keep the inf instead. They branch rather than select: selecting (both
 // paths computed) made the H200's double-double kernels 4-9 % slower and no
-// CPU faster (docs/performance.md).
-KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator+(DoubleDouble a, DoubleDouble b) {
+// CPU faster (docs/performance.md). Where no result can leave double's range
+// (the steps of a recurrence between its range checks: Bounded below), the
+// same operations without the branch give the same values.
+KOKKOS_FORCEINLINE_FUNCTION bool beyond_double(double v) {
+  return !(kokkos_math::fabs(v) <= 1.79769313486231570e308);
+}
+template <bool Checked = true>
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble add(DoubleDouble a, DoubleDouble b) {
   const DoubleDouble s = two_sum(a.hi, b.hi), t = two_sum(a.lo, b.lo);
-  if (!(kokkos_math::fabs(s.hi) <= 1.79769313486231570e308)) return {s.hi, 0.0};
+  if (Checked && beyond_double(s.hi)) return {s.hi, 0.0};
   const DoubleDouble u = fast_two_sum(s.hi, s.lo + t.hi);
   return fast_two_sum(u.hi, u.lo + t.lo);
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator+(DoubleDouble a, DoubleDouble b) {
+  return add(a, b);
 }
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator-(DoubleDouble a) { return {-a.hi, -a.lo}; }
 // The rounding error of a b, exactly: a b - fl(a b).
@@ -65,15 +74,23 @@ KOKKOS_FORCEINLINE_FUNCTION double product_error(double a, double b, double p) {
   return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
 #endif
 }
-KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator*(DoubleDouble a, DoubleDouble b) {
+template <bool Checked = true>
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble multiply(DoubleDouble a, DoubleDouble b) {
   const double p = a.hi * b.hi;
-  if (!(kokkos_math::fabs(p) <= 1.79769313486231570e308)) return {p, 0.0};
+  if (Checked && beyond_double(p)) return {p, 0.0};
   return fast_two_sum(p, a.hi * b.lo + a.lo * b.hi + product_error(a.hi, b.hi, p));
 }
-KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator*(DoubleDouble a, double b) {
+template <bool Checked = true>
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble multiply(DoubleDouble a, double b) {
   const double p = a.hi * b;
-  if (!(kokkos_math::fabs(p) <= 1.79769313486231570e308)) return {p, 0.0};
+  if (Checked && beyond_double(p)) return {p, 0.0};
   return fast_two_sum(p, a.lo * b + product_error(a.hi, b, p));
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator*(DoubleDouble a, DoubleDouble b) {
+  return multiply(a, b);
+}
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator*(DoubleDouble a, double b) {
+  return multiply(a, b);
 }
 
 // The working number for outputs of type T: with Accurate (the default)
@@ -100,25 +117,45 @@ KOKKOS_FORCEINLINE_FUNCTION bool is_zero(DoubleDouble v) { return v.hi == 0; }
 
 // a x + b, and one step p_{n+1} = f p_n - c p_{n-1}. A zero f (x at the
 // family's centre, e.g. He_n(0)) contributes nothing: He_odd(0) = +0.
+// Bounded: no intermediate can leave double's range (a BlockTag of for_steps,
+// scan_form.hpp), so double-double operations may skip their inf branches:
+// they do on CPUs (double He_n/sqrt(n!), 2 cores: 160 against 136 ms,
+// docs/performance.md); GPU kernels keep them until the H200 has measured
+// the difference.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+inline constexpr bool bounded_steps_skip_checks = false;
+#else
+inline constexpr bool bounded_steps_skip_checks = true;
+#endif
+template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION double affine(double a, double x, double b) {
   return multiply_add(a, x, b);
 }
 // In float's own arithmetic (recur::Fast for float results): x rounded to float.
+template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION float affine(float a, double x, float b) {
   return multiply_add(a, float(x), b);
 }
+template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION float step(float f, float current, float c, float previous) {
   return is_zero(f) ? 0.0f - c * previous : multiply_add(f, current, -c * previous);
 }
+template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble affine(DoubleDouble a, double x, DoubleDouble b) {
-  return a * x + b;
+  constexpr bool checked = !(Bounded && bounded_steps_skip_checks);
+  return add<checked>(multiply<checked>(a, x), b);
 }
+template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION double step(double f, double current, double c, double previous) {
   return is_zero(f) ? 0.0 - c * previous : multiply_add(f, current, -c * previous);
 }
+template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble step(DoubleDouble f, DoubleDouble current,
                                               DoubleDouble c, DoubleDouble previous) {
-  return is_zero(f) ? DoubleDouble{0.0, 0.0} + -(c * previous) : f * current + -(c * previous);
+  constexpr bool checked = !(Bounded && bounded_steps_skip_checks);
+  const DoubleDouble minus = -multiply<checked>(c, previous);
+  return is_zero(f) ? add<checked>(DoubleDouble{0.0, 0.0}, minus)
+                    : add<checked>(multiply<checked>(f, current), minus);
 }
 
 // ---------------------------------------------------------------------------

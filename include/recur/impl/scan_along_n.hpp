@@ -114,10 +114,10 @@ KOKKOS_FUNCTION void chunk_transfers(const Scan& scan, const double (&x)[B], int
   }
   for_steps<true, deep_lookahead<Scan>>(
       scan, begin, end, every_step,
-      [&](int, const typename Scan::step_type& k, auto) {
+      [&](int, const typename Scan::step_type& k, auto block) {
         for (int r = 0; r < B; ++r) {
-          scan.advance(x[r], k, a[r]);
-          scan.advance(x[r], k, b[r]);
+          scan.advance(x[r], k, a[r], block);
+          scan.advance(x[r], k, b[r], block);
         }
       },
       [&] {
@@ -142,8 +142,8 @@ KOKKOS_FUNCTION void chunk_transfers(const PowerSumsScan& scan, const double (&x
   }
   for_steps<true, deep_lookahead<PowerSumsScan>>(
       scan, begin, end, every_step,
-      [&](int, PowerSumsScan::step_type k, auto) {
-        for (int r = 0; r < B; ++r) scan.advance(x[r], k, b[r]);
+      [&](int, PowerSumsScan::step_type k, auto block) {
+        for (int r = 0; r < B; ++r) scan.advance(x[r], k, b[r], block);
       },
       [&] {
         for (int r = 0; r < B; ++r) keep_both_in_range(b[r]);
@@ -416,7 +416,7 @@ struct ChunkOutputs {
     for_steps<true, deep_lookahead<Scan>>(
         scan, begin, end - 1, every_step,
         [&](int n, const typename Scan::step_type& step, auto plain) {
-          for (int r = 0; r < B; ++r) scan.advance(xs[r], step, s[r]);
+          for (int r = 0; r < B; ++r) scan.advance(xs[r], step, s[r], plain);
           put(n + 1, plain);
         },
         [&] {

@@ -7,8 +7,10 @@
 //   start(x, state)                  the state at n = 0
 //   load(n)                          what step n needs (a step_type, e.g. a
 //                                    three-term family's coefficients)
-//   advance(x, load(n), state)       the state at n to the state at n + 1
-//                                    (arithmetic only: see for_steps)
+//   advance(x, load(n), state[, block])
+//                                    the state at n to the state at n + 1
+//                                    (arithmetic only: see for_steps; block
+//                                    a BlockTag, below)
 //   output(state)                    the value at n, as a double: u0 itself
 //                                    while the exponent e is 0
 //   checks_every_step(x)             whether the state at x must be brought
@@ -27,6 +29,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <type_traits>
+
 namespace recur::impl {
 
 // States are brought back below the scaling limit (keep_both_in_range,
@@ -41,15 +45,31 @@ namespace recur::impl {
 // fast as before the exponent existed (docs/performance.md). Where the checks fall changes no
 // value: a state scaled by a power of two rounds exactly as before, scaled.
 
-// Runs `step(n, k, plain)` for n = begin, ..., end - 1 in order, k =
-// scan.load(n), and `check()` after every Scan::check_period steps and after
-// the last step (or after every step when `every_step`).
-// plain is std::true_type in blocks that start with `is_plain()` true (the
-// state carries no exponent: only check() can give it one, so none of the
-// block's steps does), else std::false_type: a step stores the state's number
-// itself in plain blocks and goes through output()'s scaling only in the
-// others, chosen once a block rather than once a value (output()'s select
-// per value cost the H200's staged kernels a fifth of their speed).
+// What for_steps tells a step about its block of steps: `value` (plain) and
+// `bounded`.
+//  - plain: the block started with `is_plain()` true (the state carries no
+//    exponent: only check() can give it one, so none of the block's steps
+//    does). A step stores the state's number itself in plain blocks and goes
+//    through output()'s scaling only in the others, chosen once a block rather
+//    than once a value (output()'s select per value cost the H200's staged
+//    kernels a fifth of their speed).
+//  - bounded: the block lies between two checks of a row that is not checked
+//    every step, so no number of its steps can leave double's range (Range,
+//    numbers.hpp): scan.advance(x, k, s, block) may then use double-double
+//    operations without their inf branches (step() in numbers.hpp), with the
+//    same values.
+template <bool Plain, bool Bounded = true>
+struct BlockTag : std::integral_constant<bool, Plain> {
+  static constexpr bool bounded = Bounded;
+};
+template <class Tag>
+inline constexpr bool bounded_v = false;
+template <bool Plain>
+inline constexpr bool bounded_v<BlockTag<Plain, true>> = true;
+
+// Runs `step(n, k, block)` for n = begin, ..., end - 1 in order, k =
+// scan.load(n), block a BlockTag, and `check()` after every Scan::check_period
+// steps and after the last step (or after every step when `every_step`).
 // The loads go out `Scan::lookahead` at a time, ahead of the steps that use
 // them: a step's coefficient load otherwise waits behind the previous step's
 // store to V (the compiler cannot tell that they never alias), and the
@@ -93,25 +113,25 @@ KOKKOS_FORCEINLINE_FUNCTION void for_steps(const Scan& scan, int begin, int end,
   int n = begin;
   if (every_step) {
     for (; n < end; ++n) {
-      step(n, scan.load(n), std::false_type{});
+      step(n, scan.load(n), BlockTag<false, false>{});
       check();
     }
     return;
   }
   for (; n + Scan::check_period <= end; n += Scan::check_period) {
     if (is_plain()) {
-      block_of_steps<Unroll, ahead>(scan, n, step, std::true_type{});
+      block_of_steps<Unroll, ahead>(scan, n, step, BlockTag<true>{});
     } else {
-      block_of_steps<Unroll, ahead>(scan, n, step, std::false_type{});
+      block_of_steps<Unroll, ahead>(scan, n, step, BlockTag<false>{});
     }
     check();
   }
   // The tail: fewer than check_period steps, so one check after them does.
   if (n < end) {
     if (is_plain()) {
-      for (; n < end; ++n) step(n, scan.load(n), std::true_type{});
+      for (; n < end; ++n) step(n, scan.load(n), BlockTag<true>{});
     } else {
-      for (; n < end; ++n) step(n, scan.load(n), std::false_type{});
+      for (; n < end; ++n) step(n, scan.load(n), BlockTag<false>{});
     }
     check();
   }
@@ -139,7 +159,7 @@ KOKKOS_FORCEINLINE_FUNCTION void advance_through(const Scan& scan, double x, int
   for_steps(
       scan, begin, end, scan.checks_every_step(x),
       [&](int n, const typename Scan::step_type& k, auto plain) {
-        scan.advance(x, k, s);
+        scan.advance(x, k, s, plain);
         if constexpr (decltype(plain)::value) {
           put(n + 1, to_double(s.u0));  // = scan.output(s) while s.e == 0
         } else {
@@ -191,7 +211,8 @@ struct PowerSumsScan {
   // The sum fused where the hardware fuses (explicitly: a compiler left to
   // contract it chose differently in different kernels on the H200, and a
   // row's bits then depended on the policy).
-  KOKKOS_FORCEINLINE_FUNCTION void advance(double x, step_type, state_type& s) const {
+  template <class Tag = BlockTag<false, false>>
+  KOKKOS_FORCEINLINE_FUNCTION void advance(double x, step_type, state_type& s, Tag = {}) const {
     const double power = s.u1 * x;
     s.u0               = multiply_add(s.u1, x, s.u0);
     s.u1               = power;

@@ -109,8 +109,11 @@ struct ThreeTermKernel {
     }
   }
   KOKKOS_FORCEINLINE_FUNCTION step_type load(int n) const { return coefficients(n); }
-  KOKKOS_FORCEINLINE_FUNCTION void advance(double x, const step_type& k, state_type& s) const {
-    const W next = step(affine(k.a, x, k.b), s.u0, k.c, s.u1);
+  template <class Tag = BlockTag<false, false>>
+  KOKKOS_FORCEINLINE_FUNCTION void advance(double x, const step_type& k, state_type& s,
+                                           Tag = {}) const {
+    constexpr bool bounded = bounded_v<Tag>;
+    const W next = step<bounded>(affine<bounded>(k.a, x, k.b), s.u0, k.c, s.u1);
     s.u1         = s.u0;
     s.u0         = next;
   }
