@@ -3,7 +3,11 @@
 // so it agrees with the sequential recurrence to rounding, not bit for bit.
 #include "test_support.hpp"
 
+#include <array>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <type_traits>
 
 namespace scan_test {
 
@@ -249,6 +253,50 @@ void expect_rounds_equal_sequential(const Family& family) {
       EXPECT_EQ(wrong, 0) << Family::name() << " terms [" << begin << ", " << end
                           << ") in rounds of " << S;
     }
+}
+
+// Inside a block of steps between range checks the double-double steps skip
+// their inf branches (BlockTag, scan_form.hpp; step<Bounded> in numbers.hpp):
+// here both forms of every step of a long row, from the same state, checked
+// every check_period steps as for_steps does, bit for bit. x = 0 takes
+// step()'s zero branch; 3.9 lets the states grow and be scaled.
+template <class Family>
+void expect_bounded_steps_equal_checked(const Family& family) {
+  using Space       = Kokkos::DefaultHostExecutionSpace;
+  const int N       = 3000;
+  const auto kernel = recur::impl::make_kernel<double>(Space{}, family, N);
+  const auto scan   = recur::impl::scan_form(kernel);
+  using Scan        = std::decay_t<decltype(scan)>;
+  static_assert(std::is_same_v<typename Scan::number_type, recur::impl::DoubleDouble>);
+  const auto bits = [](const typename Scan::state_type& s) {
+    return std::array<double, 4>{s.u0.hi, s.u0.lo, s.u1.hi, s.u1.lo};
+  };
+  for (const double x : {0.0, 0.3, -0.99, 3.9}) {
+    typename Scan::state_type checked, bounded;
+    scan.start(x, checked);
+    bounded   = checked;
+    int wrong = 0;
+    for (int n = 0; n + 1 < N; ++n) {
+      scan.advance(x, scan.load(n), checked, recur::impl::BlockTag<false, false>{});
+      scan.advance(x, scan.load(n), bounded, recur::impl::BlockTag<false>{});
+      if (n % Scan::check_period == Scan::check_period - 1) {
+        recur::impl::keep_both_in_range(checked);
+        recur::impl::keep_both_in_range(bounded);
+      }
+      const auto a = bits(checked), b = bits(bounded);
+      wrong += std::memcmp(a.data(), b.data(), sizeof a) != 0 || checked.e != bounded.e;
+    }
+    EXPECT_EQ(wrong, 0) << Family::name() << " at x = " << x;
+    EXPECT_TRUE(std::isfinite(checked.u0.hi)) << Family::name() << " at x = " << x;
+  }
+}
+
+TEST(BoundedSteps, EqualCheckedStepsBitForBit) {
+  expect_bounded_steps_equal_checked(recur::HermiteE{});
+  expect_bounded_steps_equal_checked(recur::HermiteENormalized{});
+  expect_bounded_steps_equal_checked(recur::Legendre{});
+  expect_bounded_steps_equal_checked(recur::JacobiNormalized{0.5, -0.5});
+  expect_bounded_steps_equal_checked(recur::Laguerre{2.5});
 }
 
 TEST(StagedRounds, EqualTheSequentialRecurrence) {
