@@ -72,16 +72,11 @@ KOKKOS_FORCEINLINE_FUNCTION float fma(float a, float b, float c) {
 #endif
 }
 
-// a b + c, fused where the hardware fuses, else as written: for plain
-// arithmetic, where one more rounding is harmless.
-KOKKOS_FORCEINLINE_FUNCTION double multiply_add(double a, double b, double c) {
-#ifdef RECUR_IMPL_HARDWARE_FMA
-  return fma(a, b, c);
-#else
-  return a * b + c;
-#endif
-}
-KOKKOS_FORCEINLINE_FUNCTION float multiply_add(float a, float b, float c) {
+// a b + c in float or double, fused where the hardware fuses, else as
+// written: for plain arithmetic, where one more rounding is harmless.
+template <class R>
+KOKKOS_FORCEINLINE_FUNCTION R multiply_add(R a, R b, R c) {
+  static_assert(std::is_floating_point_v<R>, "recur: multiply_add of float or double");
 #ifdef RECUR_IMPL_HARDWARE_FMA
   return fma(a, b, c);
 #else

@@ -62,10 +62,6 @@ template <bool Plain, bool Bounded = true>
 struct BlockTag : std::integral_constant<bool, Plain> {
   static constexpr bool bounded = Bounded;
 };
-template <class Tag>
-inline constexpr bool bounded_v = false;
-template <bool Plain>
-inline constexpr bool bounded_v<BlockTag<Plain, true>> = true;
 
 // Runs `step(n, k, block)` for n = begin, ..., end - 1 in order, k =
 // scan.load(n), block a BlockTag, and `check()` after every Scan::check_period

@@ -112,7 +112,7 @@ struct ThreeTermKernel {
   template <class Tag = BlockTag<false, false>>
   KOKKOS_FORCEINLINE_FUNCTION void advance(double x, const step_type& k, state_type& s,
                                            Tag = {}) const {
-    constexpr bool bounded = bounded_v<Tag>;
+    constexpr bool bounded = Tag::bounded;
     const W next = step<bounded>(affine<bounded>(k.a, x, k.b), s.u0, k.c, s.u1);
     s.u1         = s.u0;
     s.u0         = next;
