@@ -2,6 +2,10 @@
 // arithmetic and differ only in how rows map to threads and memory.
 #include "test_support.hpp"
 
+#include <cstring>
+#include <limits>
+#include <vector>
+
 namespace policies_test {
 
 using namespace recur_test;
@@ -89,6 +93,61 @@ TYPED_TEST(Policies, ThreadPerXWritesUnalignedColumnSlices) {
     EXPECT_EQ(wrong, 0) << (three_term ? "HermiteENormalized" : "PowerSums");
     EXPECT_EQ(touched, 0);
   }
+}
+
+// Bits of two host Views, NaN included: how many entries differ.
+template <class A, class B>
+int count_bit_differences(const A& a, const B& b) {
+  int differences = 0;
+  for (std::size_t i = 0; i < a.extent(0); ++i)
+    for (std::size_t n = 0; n < a.extent(1); ++n)
+      differences += std::memcmp(&a(i, n), &b(i, n), sizeof(a(i, n))) != 0;
+  return differences;
+}
+
+// ThreadPerX on CPUs with AVX2 and FMA runs plain three-term rows (float
+// results, and recur::Fast) in SIMD vectors, 16 rows a block
+// (impl/cpu_lanes.hpp), and hands a block to the scalar lanes once a value
+// passes the scaling limit; Staged runs one x at a time. The same bits
+// either way: edge points at scattered lane positions (NaN, ±inf, 0, x that
+// overflow mid-row in float's and double's working ranges, x checked every
+// step), a tail block, N across the vectors' 32- and 16-column tiles, and a
+// V large enough for their non-temporal stores.
+template <class C, class Precision, class Family>
+void expect_thread_per_x_equals_staged(const Family& family, int M, int N) {
+  using T     = typename C::scalar;
+  using Space = typename C::space;
+  std::vector<double> values = sample_points<double>(M, 3.5);
+  const double edges[] = {std::numeric_limits<double>::quiet_NaN(),
+                          std::numeric_limits<double>::infinity(),
+                          -std::numeric_limits<double>::infinity(),
+                          0.0, -0.0, 20.0, -20.0, 1e3, -1e3, 3e4, 1e30};
+  int position = 5;
+  for (double e : edges) {
+    values[std::size_t(position) % values.size()] = e;
+    position += 37;
+  }
+  const auto x = to_device<Kokkos::View<double*, Space>>(values);
+  typename C::VView a("a", M, N), b("b", M, N);
+  recur::evaluate(Space{}, family, x, a, recur::ThreadPerX{}, Precision{});
+  recur::evaluate(Space{}, family, x, b, recur::Staged{}, Precision{});
+  EXPECT_EQ(count_bit_differences(to_host(a), to_host(b)), 0)
+      << Family::name() << (std::is_same_v<Precision, recur::Fast> ? " Fast" : " Accurate")
+      << " M=" << M << " N=" << N;
+}
+
+TYPED_TEST(Policies, ThreadPerXEqualsStagedAtTheEdgesInEitherPrecision) {
+  using C = TypeParam;
+  for (int N : {1, 8, 9, 33, 100}) {
+    expect_thread_per_x_equals_staged<C, recur::Fast>(recur::HermiteE{}, 16 * 40 + 5, N);
+    expect_thread_per_x_equals_staged<C, recur::Accurate>(recur::HermiteE{}, 16 * 40 + 5, N);
+    expect_thread_per_x_equals_staged<C, recur::Fast>(recur::JacobiNormalized{0.5, -0.5}, 331, N);
+    expect_thread_per_x_equals_staged<C, recur::Accurate>(recur::LegendreNormalized{}, 331, N);
+  }
+  // 2^17 + 3 rows of 40: 20-40 MiB, past the non-temporal stores' threshold.
+  expect_thread_per_x_equals_staged<C, recur::Fast>(recur::HermiteENormalized{}, (1 << 17) + 3, 40);
+  expect_thread_per_x_equals_staged<C, recur::Accurate>(recur::HermiteENormalized{}, (1 << 17) + 3,
+                                                        40);
 }
 
 TEST(Policies, StagedRefusesDerivativesByName) {

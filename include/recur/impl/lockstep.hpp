@@ -1,6 +1,7 @@
 #ifndef RECUR_IMPL_LOCKSTEP_HPP
 #define RECUR_IMPL_LOCKSTEP_HPP
 
+#include <recur/impl/cpu_lanes.hpp>
 #include <recur/impl/three_term.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -52,7 +53,9 @@ KOKKOS_FORCEINLINE_FUNCTION void store_lanes(const VView& V, std::int64_t i0, in
 // ThreadPerX for recurrences with a scan form (scan_along_n.hpp): each work
 // item carries a block of B consecutive x through the recurrence in lockstep,
 // one coefficient load serving the block.
-//  - On CPUs (B = 8): one recurrence is a chain of dependent multiply-adds,
+//  - On CPUs (B = 8; 16 for plain three-term rows, which run in explicit
+//    SIMD vectors where the CPU has them: cpu_lanes.hpp): one recurrence is
+//    a chain of dependent multiply-adds,
 //    so a thread running one x at a time waits on their latency; B
 //    independent chains fill the pipeline (and SIMD lanes), and for
 //    LayoutLeft the block writes one contiguous run per n instead of N
@@ -73,6 +76,7 @@ struct LockstepRows {
   Scan scan;
   XView x;
   VView V;
+  bool stream = false;  // CPUs: non-temporal stores (cpu_lanes.hpp)
 
   // The lanes' states are kept component by component (arrays of u0, u1 and
   // e: as separate arrays the CPU's compiler keeps them in registers and
@@ -183,10 +187,22 @@ struct LockstepRows {
       every_step = every_step || scan.checks_every_step(xs[r]);
       scaled     = scaled || t.e != 0;
     }
-    if (scaled) {
-      store<true>(i0, rows, 0, u0, u1, e);
-    } else {
-      store<false>(i0, rows, 0, u0, u1, e);
+    int n = 0;  // steps done
+#ifdef RECUR_IMPL_CPU_LANES
+    if constexpr (!Packed && cpu_lanes::runs<Scan, B>) {
+      if (rows == B && !every_step && !scaled && (V.stride_0() == 1 || V.stride_1() == 1)) {
+        n = cpu_lanes::three_term<B>(scan, x, V, i0, N, u0, u1, stream);
+        if (n + 1 == N) return;
+        check(u0, u1, e, scaled);  // a lane past the limit stopped the vectors
+      }
+    }
+#endif
+    if (n == 0) {
+      if (scaled) {
+        store<true>(i0, rows, 0, u0, u1, e);
+      } else {
+        store<false>(i0, rows, 0, u0, u1, e);
+      }
     }
     if constexpr (Packed) {  // GPUs: coefficients loaded ahead (for_steps)
       for_steps<true>(
@@ -213,7 +229,6 @@ struct LockstepRows {
         const auto checks_after = [&](int n) {
           return every_step || n % Scan::check_period == Scan::check_period - 1;
         };
-        int n = 0;
         if (!scaled) {
           for (; n + 1 < N; ++n) {
             advance(scan, xs, scan.load(n), u0, u1, BlockTag<false, false>{});
@@ -237,7 +252,8 @@ struct LockstepRows {
   }
 };
 
-// B x a work item: 8 on CPUs, 16 bytes of T (and Pack stores) on GPUs, which
+// B x a work item: 8 or 16 on CPUs (cpu_block), 16 bytes of T (and Pack
+// stores) on GPUs, which
 // call this only for V whose columns are contiguous.
 template <class ExecSpace, class XView, class VView, class Scan>
 void lockstep_rows(const ExecSpace& space, const std::string& label, const XView& x,
@@ -245,7 +261,7 @@ void lockstep_rows(const ExecSpace& space, const std::string& label, const XView
   using T = typename VView::value_type;
   constexpr bool host =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  constexpr int B      = host ? 8 : Pack<T>::size;
+  constexpr int B      = host ? cpu_block<Scan> : Pack<T>::size;
   const std::int64_t M = std::int64_t(V.extent(0));
   // Double-double on a GPU: at most 85 registers a thread (768 threads an
   // SM), which nvcc otherwise exceeds (110); the latency-bound recurrence
@@ -256,7 +272,7 @@ void lockstep_rows(const ExecSpace& space, const std::string& label, const XView
       label,
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, Bounds>(space, 0,
                                                                               (M + B - 1) / B),
-      LockstepRows<B, !host, T, Scan, XView, VView>{scan, x, V});
+      LockstepRows<B, !host, T, Scan, XView, VView>{scan, x, V, host && streams(V)});
 }
 
 }  // namespace recur::impl

@@ -1,0 +1,302 @@
+#ifndef RECUR_IMPL_CPU_LANES_HPP
+#define RECUR_IMPL_CPU_LANES_HPP
+
+// Three-term recurrences in plain float or double (float results, and
+// recur::Fast) on x86 CPUs with AVX2 and FMA, in explicit SIMD: R rows of a
+// lockstep block (lockstep.hpp) as R / (32 / sizeof(W)) vectors. GCC 12
+// vectorized none of the scalar lockstep's lanes (no packed FMA in the
+// binary), and with `omp simd` kept the lanes in memory: 18-24 ms for float
+// He_n at M = 2^20, N = 32 on 2 cores, where these vectors take 4-5.
+//
+// The operations are the scalar ones (step() and affine() of numbers.hpp with
+// hardware FMA, fused the same way), so every value is the same, bit for bit,
+// whatever the policy or the lane. Values go first to a tile of C columns
+// of the block in L1 cache, then to V a cache line or more at a time per
+// row (LayoutRight) or per column (LayoutLeft), with non-temporal stores
+// where V is large (`stream`): what memset does, skipping the read of each
+// line a plain store pays for.
+//
+// Elsewhere (other CPUs, other compilers, GPUs) RECUR_IMPL_CPU_LANES is not
+// defined and the scalar lockstep runs.
+
+#include <recur/impl/kokkos_compat.hpp>
+#include <recur/impl/numbers.hpp>
+
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && defined(__GNUC__) && \
+    defined(__AVX2__) && defined(__FMA__)
+#define RECUR_IMPL_CPU_LANES 1
+#include <immintrin.h>
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace recur::impl {
+
+struct NoPrefactor;
+template <class W, class MemorySpace, class Prefactor>
+struct ThreeTermKernel;
+
+// A three-term kernel in plain float or double without prefactor: what the
+// vectors below run.
+template <class Scan>
+struct is_plain_three_term : std::false_type {};
+template <class W, class MemorySpace>
+struct is_plain_three_term<ThreeTermKernel<W, MemorySpace, NoPrefactor>>
+    : std::bool_constant<std::is_same_v<W, float> || std::is_same_v<W, double>> {};
+
+// V at least this large is written with non-temporal stores (about the last
+// level cache of a CPU socket; glibc's memset switches at a similar size).
+inline constexpr std::size_t stream_bytes = std::size_t(16) << 20;
+
+// Rows of a CPU lockstep block: 16 where the vectors below run (a tile
+// column of 16 float or double is one or two whole cache lines), else 8.
+template <class Scan>
+inline constexpr int cpu_block =
+#ifdef RECUR_IMPL_CPU_LANES
+    is_plain_three_term<Scan>::value ? 16 : 8;
+#else
+    8;
+#endif
+
+// Whether the lockstep's vectors write V with non-temporal stores: V's
+// columns contiguous (LayoutLeft: 16 rows of a column are one or two whole
+// cache lines), V large, and every 32-byte piece aligned. Rows (LayoutRight)
+// keep plain stores: on the 2-core development VM float He_n rows took 9.0 ms
+// with non-temporal stores against 6.1 without, columns 8.1 against 9.7.
+template <class VView>
+bool streams(const VView& V) {
+  using T = typename VView::value_type;
+  return V.stride_0() == 1 && V.span() * sizeof(T) >= stream_bytes &&
+         reinterpret_cast<std::uintptr_t>(V.data()) % 32 == 0 && V.stride_1() * sizeof(T) % 32 == 0;
+}
+
+#ifdef RECUR_IMPL_CPU_LANES
+namespace cpu_lanes {
+
+// GCC's vector types (their operators act lane by lane; __m256d and __m256
+// are the same types).
+template <class W>
+struct VecOf;
+template <>
+struct VecOf<double> {
+  typedef double type __attribute__((vector_size(32)));
+};
+template <>
+struct VecOf<float> {
+  typedef float type __attribute__((vector_size(32)));
+};
+template <class W>
+using Vec = typename VecOf<W>::type;
+
+template <class W>
+inline constexpr int width = int(32 / sizeof(W));
+
+// Whether a lockstep block of B rows of Scan runs in these vectors.
+template <class Scan, int B>
+inline constexpr bool runs = is_plain_three_term<Scan>::value &&
+                             B % (2 * width<typename Scan::number_type>) == 0;
+
+inline Vec<double> fused(Vec<double> a, Vec<double> b, Vec<double> c) {
+  return _mm256_fmadd_pd(a, b, c);
+}
+inline Vec<float> fused(Vec<float> a, Vec<float> b, Vec<float> c) {
+  return _mm256_fmadd_ps(a, b, c);
+}
+inline Vec<double> splat(double v) { return _mm256_set1_pd(v); }
+inline Vec<float> splat(float v) { return _mm256_set1_ps(v); }
+// A vector of lane(0), lane(1), ... built in registers: a vector load of
+// numbers just stored one at a time waits for every older store to reach
+// the cache, V's included, which serialized the kernel on memory (43-62 % of
+// its time in one load).
+template <class W, class Lane>
+inline Vec<W> lanes(const Lane& lane) {
+  if constexpr (std::is_same_v<W, double>) {
+    return _mm256_set_pd(lane(3), lane(2), lane(1), lane(0));
+  } else {
+    return _mm256_set_ps(lane(7), lane(6), lane(5), lane(4), lane(3), lane(2), lane(1), lane(0));
+  }
+}
+
+// Whether any lane of a comparison's result is true (all bits set).
+template <class Mask>
+inline bool any(Mask m) {
+  static_assert(sizeof(Mask) == 32);
+  return _mm256_movemask_epi8(__m256i(m)) != 0;
+}
+
+// Two vectors of lanes as T, into 8 (float from double) or 2 x 4 or 2 x 8
+// consecutive T, in 32-byte stores, non-temporal (p aligned to 32 bytes)
+// where `stream`. (copy_out reads the tile back 32 bytes at a time: a load
+// spanning two smaller stores is not forwarded from them.)
+inline void store(float* p, __m256 v, bool stream) {
+  stream ? _mm256_stream_ps(p, v) : _mm256_storeu_ps(p, v);
+}
+inline void store(double* p, __m256d v, bool stream) {
+  stream ? _mm256_stream_pd(p, v) : _mm256_storeu_pd(p, v);
+}
+inline void put(float* p, Vec<double> a, Vec<double> b, bool stream) {
+  store(p, _mm256_set_m128(_mm256_cvtpd_ps(__m256d(b)), _mm256_cvtpd_ps(__m256d(a))), stream);
+}
+inline void put(double* p, Vec<double> a, Vec<double> b, bool stream) {
+  store(p, __m256d(a), stream);
+  store(p + 4, __m256d(b), stream);
+}
+inline void put(float* p, Vec<float> a, Vec<float> b, bool stream) {
+  store(p, __m256(a), stream);
+  store(p + 8, __m256(b), stream);
+}
+
+// Transposes the G x G block (G = 32 / sizeof(T)) at from[c][r0 ..] (rows
+// of a column-major tile, stride R) into to[r0 + k][c0 ..] (stride C), in
+// registers and 32-byte loads and stores.
+template <int R, int C>
+inline void transpose(const float (*from)[R], int r0, float (*to)[C], int c0) {
+  __m256 v[8], t[8];
+  for (int k = 0; k < 8; ++k) v[k] = _mm256_loadu_ps(&from[c0 + k][r0]);
+  for (int k = 0; k < 8; k += 2) {
+    t[k]     = _mm256_unpacklo_ps(v[k], v[k + 1]);
+    t[k + 1] = _mm256_unpackhi_ps(v[k], v[k + 1]);
+  }
+  for (int k = 0; k < 8; k += 4) {
+    v[k]     = _mm256_shuffle_ps(t[k], t[k + 2], 0x44);
+    v[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], 0xEE);
+    v[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0x44);
+    v[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0xEE);
+  }
+  // v[0..3]: rows 0, 1, 2, 3 (low halves) and 4, 5, 6, 7 (high halves) of
+  // columns 0-3; v[4..7] the same for columns 4-7.
+  for (int k = 0; k < 4; ++k) {
+    _mm256_storeu_ps(&to[r0 + k][c0], _mm256_permute2f128_ps(v[k], v[k + 4], 0x20));
+    _mm256_storeu_ps(&to[r0 + k + 4][c0], _mm256_permute2f128_ps(v[k], v[k + 4], 0x31));
+  }
+}
+template <int R, int C>
+inline void transpose(const double (*from)[R], int r0, double (*to)[C], int c0) {
+  __m256d v[4], t[4];
+  for (int k = 0; k < 4; ++k) v[k] = _mm256_loadu_pd(&from[c0 + k][r0]);
+  t[0] = _mm256_unpacklo_pd(v[0], v[1]);  // rows 0, 2 of columns 0, 1
+  t[1] = _mm256_unpackhi_pd(v[0], v[1]);  // rows 1, 3
+  t[2] = _mm256_unpacklo_pd(v[2], v[3]);  // rows 0, 2 of columns 2, 3
+  t[3] = _mm256_unpackhi_pd(v[2], v[3]);
+  _mm256_storeu_pd(&to[r0 + 0][c0], _mm256_permute2f128_pd(t[0], t[2], 0x20));
+  _mm256_storeu_pd(&to[r0 + 1][c0], _mm256_permute2f128_pd(t[1], t[3], 0x20));
+  _mm256_storeu_pd(&to[r0 + 2][c0], _mm256_permute2f128_pd(t[0], t[2], 0x31));
+  _mm256_storeu_pd(&to[r0 + 3][c0], _mm256_permute2f128_pd(t[1], t[3], 0x31));
+}
+
+// Copies `count` T (a multiple of 32 bytes) from the tile to V, p aligned to
+// 32 bytes where `stream`.
+template <class T>
+inline void copy_out(T* p, const T* from, int count, bool stream) {
+  constexpr int G = 32 / int(sizeof(T));
+  if (stream) {
+    for (int j = 0; j < count; j += G) {
+      if constexpr (std::is_same_v<T, float>) {
+        _mm256_stream_ps(p + j, _mm256_loadu_ps(from + j));
+      } else {
+        _mm256_stream_pd(p + j, _mm256_loadu_pd(from + j));
+      }
+    }
+  } else {
+    for (int j = 0; j < count; ++j) p[j] = from[j];
+  }
+}
+
+// Columns 0, 1, ... of the R rows of V from i0 (R an even multiple of
+// width<W>) for a three-term kernel without prefactor, whose states start
+// plain (u0 = p_0 or NaN outside the domain, u1 = 0) and are checked every
+// check_period steps, until column N - 1 or until a check finds a lane past
+// Range<W>::limit. Returns the number of steps done, with the states after
+// them in u0 and u1 and their columns stored; the caller carries on from
+// there (scaling the lanes first when fewer than N - 1 steps were done).
+template <int R, class Scan, class XView, class VView, class W = typename Scan::number_type,
+          class T = typename VView::non_const_value_type>
+int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int N,
+               W (&u0)[R], W (&u1)[R], bool stream) {
+  constexpr int L    = width<W>;
+  constexpr int G    = R / L;                 // vectors of lanes
+  constexpr int C    = 128 / int(sizeof(T));  // columns a tile
+  constexpr int P    = Scan::check_period;
+  static_assert(G % 2 == 0, "recur: cpu_lanes::three_term stores vectors in pairs");
+  const bool columns = V.stride_0() == 1;  // LayoutLeft-like, else rows contiguous
+  alignas(64) T tile[C][R];  // column-major: tile[j][r]
+  alignas(64) T rows[R][C];  // LayoutRight: the tile transposed
+  constexpr int Q = 32 / int(sizeof(T));  // transposed blocks are Q x Q
+  Vec<W> x[G], a0[G], a1[G];
+  for (int g = 0; g < G; ++g) {
+    // affine(float, ...) rounds x to float; start() of ThreeTermKernel.
+    x[g]  = lanes<W>([&](int l) { return W(double(xv(i0 + g * L + l))); });
+    a0[g] = lanes<W>([&](int l) {
+      return in_domain<W>(double(xv(i0 + g * L + l))) ? scan.initial : not_a_number<W>();
+    });
+    a1[g] = splat(W(0));
+  }
+  const Vec<W> limit = splat(W(Range<W>::limit)), zero = splat(W(0));
+  int col = 0;
+  bool over = false;
+  for (int c0 = 0; c0 < N && !over; c0 += C) {
+    int j = 0;
+    for (; j < C && c0 + j < N; ++j) {
+      col = c0 + j;
+      if (col > 0) {
+        // scan.load(col - 1), broadcast from the table itself (a copy of
+        // the coefficients went through the stack)
+        const auto& k   = scan.coefficients(col - 1);
+        const Vec<W> ka = splat(k.a), kb = splat(k.b), kc = splat(k.c);
+        for (int g = 0; g < G; ++g) {
+          // step(affine(a, x, b), u0, c, u1) of numbers.hpp
+          const Vec<W> f = fused(ka, x[g], kb), p = kc * a1[g];
+          const Vec<W> next = f == zero ? zero - p : fused(f, a0[g], -p);
+          a1[g] = a0[g];
+          a0[g] = next;
+        }
+        if ((col - 1) % P == P - 1) {
+          for (int g = 0; g < G; ++g)
+            over = over || any((a0[g] > limit) | (a0[g] < -limit) | (a1[g] > limit) | (a1[g] < -limit));
+        }
+      }
+      // Columns go straight to V, a whole cache line or two each; rows
+      // through the tile.
+      if (columns) {
+        for (int g = 0; g < G; g += 2) put(&V(i0 + g * L, col), a0[g], a0[g + 1], stream);
+      } else {
+        for (int g = 0; g < G; g += 2) put(&tile[j][g * L], a0[g], a0[g + 1], false);
+        if (j % Q == Q - 1)
+          for (int r0 = 0; r0 < R; r0 += Q) transpose<R, C>(tile, r0, rows, j + 1 - Q);
+      }
+      if (over) {
+        ++j;
+        break;
+      }
+    }
+    // LayoutRight: the tile's columns c0 .. c0 + j - 1 to V, a row at a time.
+    if (!columns) {
+      if (j == C) {
+        for (int r = 0; r < R; ++r) copy_out(&V(i0 + r, c0), rows[r], C, stream);
+      } else {
+        const int done = j - j % Q;  // transposed
+        for (int r = 0; r < R; ++r) {
+          for (int c = 0; c < done; ++c) V(i0 + r, c0 + c) = rows[r][c];
+          for (int c = done; c < j; ++c) V(i0 + r, c0 + c) = tile[c][r];
+        }
+      }
+    }
+  }
+  if (stream) _mm_sfence();
+  for (int g = 0; g < G; ++g) {
+    for (int l = 0; l < L; ++l) {
+      u0[g * L + l] = a0[g][l];
+      u1[g * L + l] = a1[g][l];
+    }
+  }
+  return col;
+}
+
+}  // namespace cpu_lanes
+#endif
+
+}  // namespace recur::impl
+
+#endif
