@@ -10,11 +10,11 @@
 //
 // The operations are the scalar ones (step() and affine() of numbers.hpp with
 // hardware FMA, fused the same way), so every value is the same, bit for bit,
-// whatever the policy or the lane. Values go first to a tile of C columns
-// of the block in L1 cache, then to V a cache line or more at a time per
-// row (LayoutRight) or per column (LayoutLeft), with non-temporal stores
-// where V is large (`stream`): what memset does, skipping the read of each
-// line a plain store pays for.
+// whatever the policy or the lane. A block's column (LayoutLeft) goes to V
+// as one or two whole cache lines, with non-temporal stores where V is large
+// (`stream`): what memset does, skipping the read of each line a plain store
+// pays for. Rows (LayoutRight) go through a tile of the last few columns in
+// L1 cache, transposed in registers and stored 32 bytes a row.
 //
 // Elsewhere (other CPUs, other compilers, GPUs) RECUR_IMPL_CPU_LANES is not
 // defined and the scalar lockstep runs.
@@ -128,7 +128,7 @@ inline bool any(Mask m) {
 
 // Two vectors of lanes as T, into 8 (float from double) or 2 x 4 or 2 x 8
 // consecutive T, in 32-byte stores, non-temporal (p aligned to 32 bytes)
-// where `stream`. (copy_out reads the tile back 32 bytes at a time: a load
+// where `stream`. (transpose reads the tile back 32 bytes at a time: a load
 // spanning two smaller stores is not forwarded from them.)
 inline void store(float* p, __m256 v, bool stream) {
   stream ? _mm256_stream_ps(p, v) : _mm256_storeu_ps(p, v);
@@ -148,11 +148,11 @@ inline void put(float* p, Vec<float> a, Vec<float> b, bool stream) {
   store(p + 8, __m256(b), stream);
 }
 
-// Transposes the G x G block (G = 32 / sizeof(T)) at from[c][r0 ..] (rows
-// of a column-major tile, stride R) into to[r0 + k][c0 ..] (stride C), in
-// registers and 32-byte loads and stores.
-template <int R, int C>
-inline void transpose(const float (*from)[R], int r0, float (*to)[C], int c0) {
+// Transposes the Q x Q block (Q = 32 / sizeof(T)) of a column-major tile
+// at from[c0 ..][r0 ..] (columns of R) in registers, and stores its rows at
+// to, to + ld, ...: rows r0 .. r0 + Q - 1 of V from column c0 of the tile.
+template <int R>
+inline void transpose(const float (*from)[R], int r0, int c0, float* to, std::ptrdiff_t ld) {
   __m256 v[8], t[8];
   for (int k = 0; k < 8; ++k) v[k] = _mm256_loadu_ps(&from[c0 + k][r0]);
   for (int k = 0; k < 8; k += 2) {
@@ -168,40 +168,22 @@ inline void transpose(const float (*from)[R], int r0, float (*to)[C], int c0) {
   // v[0..3]: rows 0, 1, 2, 3 (low halves) and 4, 5, 6, 7 (high halves) of
   // columns 0-3; v[4..7] the same for columns 4-7.
   for (int k = 0; k < 4; ++k) {
-    _mm256_storeu_ps(&to[r0 + k][c0], _mm256_permute2f128_ps(v[k], v[k + 4], 0x20));
-    _mm256_storeu_ps(&to[r0 + k + 4][c0], _mm256_permute2f128_ps(v[k], v[k + 4], 0x31));
+    _mm256_storeu_ps(to + k * ld, _mm256_permute2f128_ps(v[k], v[k + 4], 0x20));
+    _mm256_storeu_ps(to + (k + 4) * ld, _mm256_permute2f128_ps(v[k], v[k + 4], 0x31));
   }
 }
-template <int R, int C>
-inline void transpose(const double (*from)[R], int r0, double (*to)[C], int c0) {
+template <int R>
+inline void transpose(const double (*from)[R], int r0, int c0, double* to, std::ptrdiff_t ld) {
   __m256d v[4], t[4];
   for (int k = 0; k < 4; ++k) v[k] = _mm256_loadu_pd(&from[c0 + k][r0]);
   t[0] = _mm256_unpacklo_pd(v[0], v[1]);  // rows 0, 2 of columns 0, 1
   t[1] = _mm256_unpackhi_pd(v[0], v[1]);  // rows 1, 3
   t[2] = _mm256_unpacklo_pd(v[2], v[3]);  // rows 0, 2 of columns 2, 3
   t[3] = _mm256_unpackhi_pd(v[2], v[3]);
-  _mm256_storeu_pd(&to[r0 + 0][c0], _mm256_permute2f128_pd(t[0], t[2], 0x20));
-  _mm256_storeu_pd(&to[r0 + 1][c0], _mm256_permute2f128_pd(t[1], t[3], 0x20));
-  _mm256_storeu_pd(&to[r0 + 2][c0], _mm256_permute2f128_pd(t[0], t[2], 0x31));
-  _mm256_storeu_pd(&to[r0 + 3][c0], _mm256_permute2f128_pd(t[1], t[3], 0x31));
-}
-
-// Copies `count` T (a multiple of 32 bytes) from the tile to V, p aligned to
-// 32 bytes where `stream`.
-template <class T>
-inline void copy_out(T* p, const T* from, int count, bool stream) {
-  constexpr int G = 32 / int(sizeof(T));
-  if (stream) {
-    for (int j = 0; j < count; j += G) {
-      if constexpr (std::is_same_v<T, float>) {
-        _mm256_stream_ps(p + j, _mm256_loadu_ps(from + j));
-      } else {
-        _mm256_stream_pd(p + j, _mm256_loadu_pd(from + j));
-      }
-    }
-  } else {
-    for (int j = 0; j < count; ++j) p[j] = from[j];
-  }
+  _mm256_storeu_pd(to, _mm256_permute2f128_pd(t[0], t[2], 0x20));
+  _mm256_storeu_pd(to + ld, _mm256_permute2f128_pd(t[1], t[3], 0x20));
+  _mm256_storeu_pd(to + 2 * ld, _mm256_permute2f128_pd(t[0], t[2], 0x31));
+  _mm256_storeu_pd(to + 3 * ld, _mm256_permute2f128_pd(t[1], t[3], 0x31));
 }
 
 // Columns 0, 1, ... of the R rows of V from i0 (R an even multiple of
@@ -215,15 +197,13 @@ template <int R, class Scan, class XView, class VView, class W = typename Scan::
           class T = typename VView::non_const_value_type>
 int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int N,
                W (&u0)[R], W (&u1)[R], bool stream) {
-  constexpr int L    = width<W>;
-  constexpr int G    = R / L;                 // vectors of lanes
-  constexpr int C    = 128 / int(sizeof(T));  // columns a tile
-  constexpr int P    = Scan::check_period;
+  constexpr int L = width<W>;
+  constexpr int G = R / L;                 // vectors of lanes
+  constexpr int Q = 32 / int(sizeof(T));  // rows: Q x Q blocks transposed
+  constexpr int P = Scan::check_period;
   static_assert(G % 2 == 0, "recur: cpu_lanes::three_term stores vectors in pairs");
   const bool columns = V.stride_0() == 1;  // LayoutLeft-like, else rows contiguous
-  alignas(64) T tile[C][R];  // column-major: tile[j][r]
-  alignas(64) T rows[R][C];  // LayoutRight: the tile transposed
-  constexpr int Q = 32 / int(sizeof(T));  // transposed blocks are Q x Q
+  alignas(64) T tile[Q][R];                // rows: the last Q columns
   Vec<W> x[G], a0[G], a1[G];
   for (int g = 0; g < G; ++g) {
     // affine(float, ...) rounds x to float; start() of ThreeTermKernel.
@@ -235,54 +215,41 @@ int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i
   }
   const Vec<W> limit = splat(W(Range<W>::limit)), zero = splat(W(0));
   int col = 0;
-  bool over = false;
-  for (int c0 = 0; c0 < N && !over; c0 += C) {
-    int j = 0;
-    for (; j < C && c0 + j < N; ++j) {
-      col = c0 + j;
-      if (col > 0) {
-        // scan.load(col - 1), broadcast from the table itself (a copy of
-        // the coefficients went through the stack)
-        const auto& k   = scan.coefficients(col - 1);
-        const Vec<W> ka = splat(k.a), kb = splat(k.b), kc = splat(k.c);
-        for (int g = 0; g < G; ++g) {
-          // step(affine(a, x, b), u0, c, u1) of numbers.hpp
-          const Vec<W> f = fused(ka, x[g], kb), p = kc * a1[g];
-          const Vec<W> next = f == zero ? zero - p : fused(f, a0[g], -p);
-          a1[g] = a0[g];
-          a0[g] = next;
-        }
-        if ((col - 1) % P == P - 1) {
-          for (int g = 0; g < G; ++g)
-            over = over || any((a0[g] > limit) | (a0[g] < -limit) | (a1[g] > limit) | (a1[g] < -limit));
-        }
+  for (bool over = false;; ++col) {
+    if (col > 0) {
+      // scan.load(col - 1), broadcast from the table itself (a copy of the
+      // coefficients went through the stack)
+      const auto& k   = scan.coefficients(col - 1);
+      const Vec<W> ka = splat(k.a), kb = splat(k.b), kc = splat(k.c);
+      for (int g = 0; g < G; ++g) {
+        // step(affine(a, x, b), u0, c, u1) of numbers.hpp
+        const Vec<W> f = fused(ka, x[g], kb), p = kc * a1[g];
+        const Vec<W> next = f == zero ? zero - p : fused(f, a0[g], -p);
+        a1[g] = a0[g];
+        a0[g] = next;
       }
-      // Columns go straight to V, a whole cache line or two each; rows
-      // through the tile.
-      if (columns) {
-        for (int g = 0; g < G; g += 2) put(&V(i0 + g * L, col), a0[g], a0[g + 1], stream);
-      } else {
-        for (int g = 0; g < G; g += 2) put(&tile[j][g * L], a0[g], a0[g + 1], false);
-        if (j % Q == Q - 1)
-          for (int r0 = 0; r0 < R; r0 += Q) transpose<R, C>(tile, r0, rows, j + 1 - Q);
-      }
-      if (over) {
-        ++j;
-        break;
+      if ((col - 1) % P == P - 1) {
+        for (int g = 0; g < G; ++g)
+          over = over ||
+                 any((a0[g] > limit) | (a0[g] < -limit) | (a1[g] > limit) | (a1[g] < -limit));
       }
     }
-    // LayoutRight: the tile's columns c0 .. c0 + j - 1 to V, a row at a time.
-    if (!columns) {
-      if (j == C) {
-        for (int r = 0; r < R; ++r) copy_out(&V(i0 + r, c0), rows[r], C, stream);
-      } else {
-        const int done = j - j % Q;  // transposed
-        for (int r = 0; r < R; ++r) {
-          for (int c = 0; c < done; ++c) V(i0 + r, c0 + c) = rows[r][c];
-          for (int c = done; c < j; ++c) V(i0 + r, c0 + c) = tile[c][r];
-        }
-      }
+    // Columns straight to V, a whole cache line or two each; rows through
+    // the tile, transposed in registers every Q columns, 32 bytes a row.
+    if (columns) {
+      for (int g = 0; g < G; g += 2) put(&V(i0 + g * L, col), a0[g], a0[g + 1], stream);
+    } else {
+      for (int g = 0; g < G; g += 2) put(&tile[col % Q][g * L], a0[g], a0[g + 1], false);
+      if (col % Q == Q - 1)
+        for (int r0 = 0; r0 < R; r0 += Q)
+          transpose<R>(tile, r0, 0, &V(i0 + r0, col + 1 - Q), V.stride_0());
     }
+    if (over || col + 1 == N) break;
+  }
+  if (!columns) {  // the tile's last columns, fewer than Q, one value at a time
+    const int first = col + 1 - (col + 1) % Q;
+    for (int r = 0; r < R; ++r)
+      for (int c = first; c <= col; ++c) V(i0 + r, c) = tile[c % Q][r];
   }
   if (stream) _mm_sfence();
   for (int g = 0; g < G; ++g) {
