@@ -197,7 +197,7 @@ struct LockstepRows {
       }
     }
 #endif
-    if (n == 0) {
+    if (n == 0) {  // (the vectors stored column 0 when they took any step)
       if (scaled) {
         store<true>(i0, rows, 0, u0, u1, e);
       } else {
@@ -253,8 +253,7 @@ struct LockstepRows {
 };
 
 // B x a work item: 8 or 16 on CPUs (cpu_block), 16 bytes of T (and Pack
-// stores) on GPUs, which
-// call this only for V whose columns are contiguous.
+// stores) on GPUs, which call this only for V whose columns are contiguous.
 template <class ExecSpace, class XView, class VView, class Scan>
 void lockstep_rows(const ExecSpace& space, const std::string& label, const XView& x,
                    const VView& V, const Scan& scan) {
