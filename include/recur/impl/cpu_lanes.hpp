@@ -62,9 +62,12 @@ inline constexpr int cpu_block =
 
 // Whether the lockstep's vectors write V with non-temporal stores: V's
 // columns contiguous (LayoutLeft: 16 rows of a column are one or two whole
-// cache lines), V large, and every 32-byte piece aligned. Rows (LayoutRight)
-// keep plain stores: on the 2-core development VM float He_n rows took 9.0 ms
-// with non-temporal stores against 6.1 without, columns 8.1 against 9.7.
+// cache lines), V large, and every 32-byte piece aligned. Rows (LayoutRight),
+// whose 32-byte pieces of a line go out at different steps, keep plain
+// stores. On the shared 2-core development VM (M = 2^20, N = 32, best of 5
+// alternating runs) columns of double He_n/sqrt(n!) (Fast) took 10.0 ms with
+// them against 11.9 without, float He_n 8.6 against 7.4: mixed, so they stay
+// until a quieter machine decides.
 template <class VView>
 bool streams(const VView& V) {
   using T = typename VView::value_type;
