@@ -239,6 +239,8 @@ void add_families(const std::string& layout) {
   add<Space, T, Layout, recur::PowerSums, Policy>(layout);
   add<Space, T, Layout, recur::HermiteE, Policy>(layout);
   add<Space, T, Layout, recur::HermiteENormalized, Policy>(layout);
+  // P_n beside numpy's legvander (cpu_side_by_side.py); Auto only.
+  if constexpr (std::is_same_v<Policy, recur::Auto>) add<Space, T, Layout, recur::Legendre, Policy>(layout);
 }
 
 template <class Space, class Policy>
