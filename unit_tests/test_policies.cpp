@@ -96,16 +96,6 @@ TYPED_TEST(Policies, ThreadPerXWritesUnalignedColumnSlices) {
   }
 }
 
-// Bits of two host Views, NaN included: how many entries differ.
-template <class A, class B>
-int count_bit_differences(const A& a, const B& b) {
-  int differences = 0;
-  for (std::size_t i = 0; i < a.extent(0); ++i)
-    for (std::size_t n = 0; n < a.extent(1); ++n)
-      differences += std::memcmp(&a(i, n), &b(i, n), sizeof(a(i, n))) != 0;
-  return differences;
-}
-
 // ThreadPerX on CPUs with AVX2 and FMA runs plain three-term rows (float
 // results, and recur::Fast) in SIMD vectors, 16 rows a block
 // (impl/cpu_lanes.hpp), and hands a block to the scalar lanes once a value
@@ -113,8 +103,8 @@ int count_bit_differences(const A& a, const B& b) {
 // wider View) takes the scalar lanes on CPUs and one x a thread on GPUs. The
 // same bits either way: edge points at scattered lane positions (NaN, ±inf,
 // 0, x whose rows leave float's and double's range mid-row, x checked every
-// step), a tail block, N across the vectors' 32- and 16-column tiles, and a V
-// large enough for their non-temporal stores.
+// step), a tail block, N across the row tiles (8 float or 4 double columns,
+// then a remainder), and a V large enough for non-temporal stores.
 template <class C, class Precision, class Family>
 void expect_vectors_equal_scalar_lanes(const Family& family, int M, int N) {
   using T     = typename C::scalar;
