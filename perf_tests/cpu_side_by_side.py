@@ -20,23 +20,13 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one NumPy thread, as quoted
 import numpy as np  # noqa: E402
 from numpy.polynomial import hermite_e, legendre  # noqa: E402
+from numpy_uses import median_ms  # noqa: E402  (this directory)
 
 M, N = 2**20, 32
-
-
-def median_ms(fn, runs=5):
-    fn()
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return 1e3 * sorted(times)[len(times) // 2]
 
 
 def recur_times(binary):
