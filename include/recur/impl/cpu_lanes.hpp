@@ -6,7 +6,8 @@
 // lockstep block (lockstep.hpp) as R / (32 / sizeof(W)) vectors. GCC 12
 // vectorized none of the scalar lockstep's lanes (no packed FMA in the
 // binary), and with `omp simd` kept the lanes in memory: 18-24 ms for float
-// He_n at M = 2^20, N = 32 on 2 cores, where these vectors take 4-5.
+// He_n at M = 2^20, N = 32 on 2 cores, 9 with these vectors
+// (docs/performance.md, "CPU, 2026-12-01, 20:15-21:15 UTC").
 //
 // The operations are the scalar ones (step() and affine() of numbers.hpp with
 // hardware FMA, fused the same way), so every value is the same, bit for bit,
@@ -64,10 +65,9 @@ inline constexpr int cpu_block =
 // columns contiguous (LayoutLeft: 16 rows of a column are one or two whole
 // cache lines), V large, and every 32-byte piece aligned. Rows (LayoutRight),
 // whose 32-byte pieces of a line go out at different steps, keep plain
-// stores. On the shared 2-core development VM (M = 2^20, N = 32, best of 5
-// alternating runs) columns of double He_n/sqrt(n!) (Fast) took 10.0 ms with
-// them against 11.9 without, float He_n 8.6 against 7.4: mixed, so they stay
-// until a quieter machine decides.
+// stores. For columns an A/B on the shared 2-core development VM was mixed
+// (double faster with them, float slower), so they stay until a quieter
+// machine decides.
 template <class VView>
 bool streams(const VView& V) {
   using T = typename VView::value_type;
