@@ -96,9 +96,9 @@ TYPED_TEST(Policies, ThreadPerXWritesUnalignedColumnSlices) {
   }
 }
 
-// ThreadPerX on CPUs with AVX2 and FMA runs plain three-term rows (float
-// results, and recur::Fast) in SIMD vectors, 16 rows a block
-// (impl/cpu_lanes.hpp), and hands a block to the scalar lanes once a value
+// ThreadPerX on CPUs with AVX2 and FMA runs three-term rows without
+// prefactor in SIMD vectors (plain float or double, and double-double for
+// double results), 16 rows a block (impl/cpu_lanes.hpp), and hands a block to the scalar lanes once a value
 // passes the scaling limit; V with neither stride 1 (every other column of a
 // wider View) takes the scalar lanes on CPUs and one x a thread on GPUs. The
 // same bits either way: edge points at scattered lane positions (NaN, ±inf,

@@ -1,21 +1,24 @@
 #ifndef RECUR_IMPL_CPU_LANES_HPP
 #define RECUR_IMPL_CPU_LANES_HPP
 
-// Three-term recurrences in plain float or double (float results, and
-// recur::Fast) on x86 CPUs with AVX2 and FMA, in explicit SIMD: R rows of a
-// lockstep block (lockstep.hpp) as R / (32 / sizeof(W)) vectors. GCC 12
-// vectorized none of the scalar lockstep's lanes (no packed FMA in the
-// binary), and with `omp simd` kept the lanes in memory: 18-24 ms for float
-// He_n at M = 2^20, N = 32 on 2 cores, 9 with these vectors
-// (docs/performance.md, "CPU, 2026-12-01, 20:15-21:15 UTC").
+// Three-term recurrences on x86 CPUs with AVX2 and FMA, in explicit SIMD:
+// R rows of a lockstep block (lockstep.hpp) as R / L vectors of L lanes, in
+// plain float or double (float results, and recur::Fast) and in
+// double-double (double results, recur::Accurate: a vector of leading and
+// one of trailing parts). GCC 12 vectorized none of the scalar lockstep's
+// lanes (no packed FMA in the binary), and with `omp simd` kept the lanes in
+// memory: 18-24 ms for float He_n at M = 2^20, N = 32 on 2 cores, 9 with
+// these vectors (docs/performance.md, "CPU, 2026-12-01, 20:15-21:15 UTC").
 //
-// The operations are the scalar ones (step() and affine() of numbers.hpp with
-// hardware FMA, fused the same way), so every value is the same, bit for bit,
-// whatever the policy or the lane. A block's column (LayoutLeft) goes to V
-// as one or two whole cache lines, with non-temporal stores where V is large
-// (`stream`): what memset does, skipping the read of each line a plain store
-// pays for. Rows (LayoutRight) go through a tile of the last few columns in
-// L1 cache, transposed in registers and stored 32 bytes a row.
+// The operations are the scalar ones (step() and affine() of numbers.hpp
+// with hardware FMA, and their bounded double-double forms, written the same
+// way so that the compiler fuses them the same way), so every value is the
+// same, bit for bit, whatever the policy or the lane. A block's column
+// (LayoutLeft) goes to V as one or two whole cache lines, with non-temporal
+// stores where V is large (`stream`): what memset does, skipping the read of
+// each line a plain store pays for. Rows (LayoutRight) go through a tile of
+// the last few columns in L1 cache, transposed in registers and stored 32
+// bytes a row.
 //
 // Elsewhere (other CPUs, other compilers, GPUs) RECUR_IMPL_CPU_LANES is not
 // defined and the scalar lockstep runs.
@@ -39,13 +42,14 @@ struct NoPrefactor;
 template <class W, class MemorySpace, class Prefactor>
 struct ThreeTermKernel;
 
-// A three-term kernel in plain float or double without prefactor: what the
-// vectors below run.
+// A three-term kernel without prefactor in float, double or double-double:
+// what the vectors below run.
 template <class Scan>
-struct is_plain_three_term : std::false_type {};
+struct is_lane_three_term : std::false_type {};
 template <class W, class MemorySpace>
-struct is_plain_three_term<ThreeTermKernel<W, MemorySpace, NoPrefactor>>
-    : std::bool_constant<std::is_same_v<W, float> || std::is_same_v<W, double>> {};
+struct is_lane_three_term<ThreeTermKernel<W, MemorySpace, NoPrefactor>>
+    : std::bool_constant<std::is_same_v<W, float> || std::is_same_v<W, double> ||
+                         std::is_same_v<W, DoubleDouble>> {};
 
 // V at least this large is written with non-temporal stores (about the last
 // level cache of a CPU socket; glibc's memset switches at a similar size).
@@ -56,7 +60,7 @@ inline constexpr std::size_t stream_bytes = std::size_t(16) << 20;
 template <class Scan>
 inline constexpr int cpu_block =
 #ifdef RECUR_IMPL_CPU_LANES
-    is_plain_three_term<Scan>::value ? 16 : 8;
+    is_lane_three_term<Scan>::value ? 16 : 8;
 #else
     8;
 #endif
@@ -93,13 +97,34 @@ struct VecOf<float> {
 template <class W>
 using Vec = typename VecOf<W>::type;
 
+// The numbers of a vector's lanes: one vector for float and double, a
+// vector of leading and one of trailing parts for double-double.
+struct Pair {
+  Vec<double> hi;
+  Vec<double> lo;
+};
 template <class W>
-inline constexpr int width = int(32 / sizeof(W));
+struct LanesOf {
+  using type    = Vec<W>;
+  using element = W;
+};
+template <>
+struct LanesOf<DoubleDouble> {
+  using type    = Pair;
+  using element = double;
+};
+template <class W>
+using Lanes = typename LanesOf<W>::type;
+template <class W>
+using Element = typename LanesOf<W>::element;
+
+template <class E>
+inline constexpr int width = int(32 / sizeof(E));
 
 // Whether a lockstep block of B rows of Scan runs in these vectors.
 template <class Scan, int B>
-inline constexpr bool runs = is_plain_three_term<Scan>::value &&
-                             B % (2 * width<typename Scan::number_type>) == 0;
+inline constexpr bool runs = is_lane_three_term<Scan>::value &&
+                             B % (2 * width<Element<typename Scan::number_type>>) == 0;
 
 inline Vec<double> fused(Vec<double> a, Vec<double> b, Vec<double> c) {
   return _mm256_fmadd_pd(a, b, c);
@@ -127,6 +152,68 @@ template <class Mask>
 inline bool any(Mask m) {
   static_assert(sizeof(Mask) == 32);
   return _mm256_movemask_epi8(__m256i(m)) != 0;
+}
+
+// Numbers as lanes: the same number in every lane, lane(0), lane(1), ...,
+// lane l's number, and the leading parts (what is stored and checked).
+inline Vec<float> splat_number(float v) { return splat(v); }
+inline Vec<double> splat_number(double v) { return splat(v); }
+inline Pair splat_number(const DoubleDouble& v) { return {splat(v.hi), splat(v.lo)}; }
+template <class W, class Lane>
+inline Lanes<W> number_lanes(const Lane& lane) {
+  if constexpr (std::is_same_v<W, DoubleDouble>) {
+    return {lanes<double>([&](int l) { return lane(l).hi; }),
+            lanes<double>([&](int l) { return lane(l).lo; })};
+  } else {
+    return lanes<W>(lane);
+  }
+}
+// (Templates over the vector type V, Vec<float> or Vec<double>.)
+template <class V>
+inline auto number(V v, int l) {
+  return v[l];
+}
+inline DoubleDouble number(const Pair& v, int l) { return {v.hi[l], v.lo[l]}; }
+template <class V>
+inline V leading(V v) {
+  return v;
+}
+inline Vec<double> leading(const Pair& v) { return v.hi; }
+
+// One step p_{n+1} = (a x + b) p_n - c p_{n-1}: step(affine(a, x, b), p_n,
+// c, p_{n-1}) of numbers.hpp, lane by lane.
+template <class V>
+inline V step(V ka, V kb, V kc, V x, V current, V previous) {
+  const V zero{};
+  const V f = fused(ka, x, kb), p = kc * previous;
+  return f == zero ? zero - p : fused(f, current, -p);
+}
+// The same in double-double: the bounded affine() and step() of numbers.hpp,
+// each expression written as there.
+inline Pair two_sum(Vec<double> a, Vec<double> b) {
+  const Vec<double> s = a + b, bb = s - a;
+  return {s, (a - (s - bb)) + (b - bb)};
+}
+inline Pair fast_two_sum(Vec<double> a, Vec<double> b) {
+  const Vec<double> s = a + b;
+  return {s, b - (s - a)};
+}
+inline Pair step(const Pair& ka, const Pair& kb, const Pair& kc, Vec<double> x,
+                 const Pair& current, const Pair& previous) {
+  const Vec<double> zero{};
+  // f = affine(a, x, b)
+  const Vec<double> pa = ka.hi * x;
+  const Pair sa        = two_sum(pa, kb.hi);
+  const Pair f = fast_two_sum(sa.hi, sa.lo + fused(ka.lo, x, fused(ka.hi, x, -pa) + kb.lo));
+  // f p_n - c p_{n-1}
+  const Vec<double> p = f.hi == zero ? zero : f.hi * current.hi;
+  const Vec<double> q = kc.hi * previous.hi;
+  const Pair s        = two_sum(p, -q);
+  const Vec<double> t =
+      fused(f.hi, current.lo, fused(f.lo, current.hi, fused(f.hi, current.hi, -p)));
+  const Vec<double> u =
+      fused(kc.hi, previous.lo, fused(kc.lo, previous.hi, fused(kc.hi, previous.hi, -q)));
+  return fast_two_sum(s.hi, s.lo + (t - u));
 }
 
 // Two vectors of lanes as T, into 8 (float from double) or 2 x 4 or 2 x 8
@@ -189,60 +276,63 @@ inline void transpose(const double (*from)[R], int r0, int c0, double* to, std::
   _mm256_storeu_pd(to + 3 * ld, _mm256_permute2f128_pd(t[1], t[3], 0x31));
 }
 
-// Columns 0, 1, ... of the R rows of V from i0 (R an even multiple of
-// width<W>) for a three-term kernel without prefactor, whose states start
-// plain (u0 = p_0 or NaN outside the domain, u1 = 0) and are checked every
-// check_period steps, until column N - 1 or until a check finds a lane past
-// Range<W>::limit. Returns the number of steps done, with the states after
-// them in u0 and u1 and their columns stored; the caller carries on from
-// there (scaling the lanes first when fewer than N - 1 steps were done).
+// Columns 0, 1, ... of the R rows of V from i0 (R an even multiple of the
+// lanes of a vector) for a three-term kernel without prefactor, whose states
+// start plain (u0 = p_0 or NaN outside the domain, u1 = 0) and are checked
+// every check_period steps, until column N - 1 or until a check finds a lane
+// past Range<W>::limit. Returns the number of steps done, with the states
+// after them in u0 and u1 and their columns stored; the caller carries on
+// from there (scaling the lanes first when fewer than N - 1 steps were done).
 template <int R, class Scan, class XView, class VView, class W = typename Scan::number_type,
           class T = typename VView::non_const_value_type>
 int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int N,
                W (&u0)[R], W (&u1)[R], bool stream) {
-  constexpr int L = width<W>;
+  using E         = Element<W>;
+  constexpr int L = width<E>;
   constexpr int G = R / L;                 // vectors of lanes
   constexpr int Q = 32 / int(sizeof(T));  // rows: Q x Q blocks transposed
   constexpr int P = Scan::check_period;
   static_assert(G % 2 == 0, "recur: cpu_lanes::three_term stores vectors in pairs");
   const bool columns = V.stride_0() == 1;  // LayoutLeft-like, else rows contiguous
   alignas(64) T tile[Q][R];                // rows: the last Q columns
-  Vec<W> x[G], a0[G], a1[G];
+  Vec<E> x[G];
+  Lanes<W> a0[G], a1[G];
   for (int g = 0; g < G; ++g) {
     // affine(float, ...) rounds x to float; start() of ThreeTermKernel.
-    x[g]  = lanes<W>([&](int l) { return W(double(xv(i0 + g * L + l))); });
-    a0[g] = lanes<W>([&](int l) {
+    x[g]  = lanes<E>([&](int l) { return E(double(xv(i0 + g * L + l))); });
+    a0[g] = number_lanes<W>([&](int l) {
       return in_domain<W>(double(xv(i0 + g * L + l))) ? scan.initial : not_a_number<W>();
     });
-    a1[g] = splat(W(0));
+    a1[g] = splat_number(W{});
   }
-  const Vec<W> limit = splat(W(Range<W>::limit)), zero = splat(W(0));
+  const Vec<E> limit = splat(E(Range<W>::limit));
   int col = 0;
   for (bool over = false;; ++col) {
     if (col > 0) {
       // scan.load(col - 1), broadcast from the table itself (a copy of the
       // coefficients went through the stack)
-      const auto& k   = scan.coefficients(col - 1);
-      const Vec<W> ka = splat(k.a), kb = splat(k.b), kc = splat(k.c);
+      const auto& k = scan.coefficients(col - 1);
+      const Lanes<W> ka = splat_number(k.a), kb = splat_number(k.b), kc = splat_number(k.c);
       for (int g = 0; g < G; ++g) {
-        // step(affine(a, x, b), u0, c, u1) of numbers.hpp
-        const Vec<W> f = fused(ka, x[g], kb), p = kc * a1[g];
-        const Vec<W> next = f == zero ? zero - p : fused(f, a0[g], -p);
+        const Lanes<W> next = step(ka, kb, kc, x[g], a0[g], a1[g]);
         a1[g] = a0[g];
         a0[g] = next;
       }
       if ((col - 1) % P == P - 1) {
-        for (int g = 0; g < G; ++g)
-          over = over ||
-                 any((a0[g] > limit) | (a0[g] < -limit) | (a1[g] > limit) | (a1[g] < -limit));
+        for (int g = 0; g < G; ++g) {
+          const Vec<E> v0 = leading(a0[g]), v1 = leading(a1[g]);
+          over = over || any((v0 > limit) | (v0 < -limit) | (v1 > limit) | (v1 < -limit));
+        }
       }
     }
     // Columns straight to V, a whole cache line or two each; rows through
     // the tile, transposed in registers every Q columns, 32 bytes a row.
     if (columns) {
-      for (int g = 0; g < G; g += 2) put(&V(i0 + g * L, col), a0[g], a0[g + 1], stream);
+      for (int g = 0; g < G; g += 2)
+        put(&V(i0 + g * L, col), leading(a0[g]), leading(a0[g + 1]), stream);
     } else {
-      for (int g = 0; g < G; g += 2) put(&tile[col % Q][g * L], a0[g], a0[g + 1], false);
+      for (int g = 0; g < G; g += 2)
+        put(&tile[col % Q][g * L], leading(a0[g]), leading(a0[g + 1]), false);
       if (col % Q == Q - 1)
         for (int r0 = 0; r0 < R; r0 += Q)
           transpose<R>(tile, r0, 0, &V(i0 + r0, col + 1 - Q), V.stride_0());
@@ -257,8 +347,8 @@ int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i
   if (stream) _mm_sfence();
   for (int g = 0; g < G; ++g) {
     for (int l = 0; l < L; ++l) {
-      u0[g * L + l] = a0[g][l];
-      u1[g * L + l] = a1[g][l];
+      u0[g * L + l] = number(a0[g], l);
+      u1[g * L + l] = number(a1[g], l);
     }
   }
   return col;

@@ -143,14 +143,15 @@ struct LockstepRows {
   // function ran Fast double LayoutLeft rows 1.3 times slower, and in a
   // lambda LayoutRight rows 1.5 times slower (rechecked with the SIMD rows
   // in place: LayoutLeft power sums 1.1-1.2 times slower through it).
+  // n: the steps done before (cpu_lanes.hpp).
   template <class Tag>
-  KOKKOS_FORCEINLINE_FUNCTION void cpu_steps(std::int64_t i0, int rows, int N, bool every_step,
-                                             const double (&xs)[B], Numbers& u0, Numbers& u1,
-                                             Exponents& e, bool scaled, Tag block) const {
+  KOKKOS_FORCEINLINE_FUNCTION void cpu_steps(std::int64_t i0, int rows, int n, int N,
+                                             bool every_step, const double (&xs)[B], Numbers& u0,
+                                             Numbers& u1, Exponents& e, bool scaled,
+                                             Tag block) const {
     const auto checks_after = [&](int n) {
       return every_step || n % Scan::check_period == Scan::check_period - 1;
     };
-    int n = 0;
     if (!scaled) {
       for (; n + 1 < N; ++n) {
         advance(scan, xs, scan.load(n), u0, u1, block);
@@ -222,9 +223,9 @@ struct LockstepRows {
       // scan_form.hpp), which matters to double-double only.
       if constexpr (std::is_same_v<W, DoubleDouble>) {
         if (!every_step) {
-          cpu_steps(i0, rows, N, every_step, xs, u0, u1, e, scaled, BlockTag<false>{});
+          cpu_steps(i0, rows, n, N, every_step, xs, u0, u1, e, scaled, BlockTag<false>{});
         } else {
-          cpu_steps(i0, rows, N, every_step, xs, u0, u1, e, scaled, BlockTag<false, false>{});
+          cpu_steps(i0, rows, n, N, every_step, xs, u0, u1, e, scaled, BlockTag<false, false>{});
         }
       } else {  // the same loops, written out here: see cpu_steps
         const auto checks_after = [&](int n) {

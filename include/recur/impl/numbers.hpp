@@ -135,10 +135,21 @@ template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION float step(float f, float current, float c, float previous) {
   return is_zero(f) ? 0.0f - c * previous : multiply_add(f, current, -c * previous);
 }
+// In double-double, a x + b and f p_n - c p_{n-1} sum the leading parts of
+// their terms exactly (two_sum) and everything smaller (the products'
+// rounding errors, exact by FMA, and the cross terms) in double: an error of
+// a few 2^-106 of the terms' magnitudes, as add(multiply(...), ...) has, in
+// half its operations (14 and 19 instead of 26 and 36; docs/performance.md,
+// "double-double steps"). Every product is inside an explicit fma or feeds
+// one, so no compiler can contract the sums differently in different kernels.
+// Checked: where the leading sum leaves double's range, it is the result
+// (±inf, or NaN for inf - inf), as add() and multiply() keep it.
 template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble affine(DoubleDouble a, double x, DoubleDouble b) {
-  constexpr bool checked = !Bounded;
-  return add<checked>(multiply<checked>(a, x), b);
+  const double p       = a.hi * x;
+  const DoubleDouble s = two_sum(p, b.hi);
+  if (!Bounded && beyond_double(s.hi)) return {s.hi, 0.0};
+  return fast_two_sum(s.hi, s.lo + fma(a.lo, x, fma(a.hi, x, -p) + b.lo));
 }
 template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION double step(double f, double current, double c, double previous) {
@@ -147,10 +158,13 @@ KOKKOS_FORCEINLINE_FUNCTION double step(double f, double current, double c, doub
 template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble step(DoubleDouble f, DoubleDouble current,
                                               DoubleDouble c, DoubleDouble previous) {
-  constexpr bool checked = !Bounded;
-  const DoubleDouble minus = -multiply<checked>(c, previous);
-  return is_zero(f) ? add<checked>(DoubleDouble{0.0, 0.0}, minus)
-                    : add<checked>(multiply<checked>(f, current), minus);
+  const double p       = is_zero(f) ? 0.0 : f.hi * current.hi;  // +0 at x = 0, as in double
+  const double q       = c.hi * previous.hi;
+  const DoubleDouble s = two_sum(p, -q);
+  if (!Bounded && beyond_double(s.hi)) return {s.hi, 0.0};
+  const double t = fma(f.hi, current.lo, fma(f.lo, current.hi, fma(f.hi, current.hi, -p)));
+  const double u = fma(c.hi, previous.lo, fma(c.lo, previous.hi, fma(c.hi, previous.hi, -q)));
+  return fast_two_sum(s.hi, s.lo + (t - u));
 }
 
 // ---------------------------------------------------------------------------
