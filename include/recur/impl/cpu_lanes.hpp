@@ -183,7 +183,7 @@ inline Vec<double> leading(const Pair& v) { return v.hi; }
 // One step p_{n+1} = (a x + b) p_n - c p_{n-1}: step(affine(a, x, b), p_n,
 // c, p_{n-1}) of numbers.hpp, lane by lane.
 template <class V>
-inline V step(V ka, V kb, V kc, V x, V current, V previous) {
+inline V step(V ka, V kb, V kc, V x, V current, V previous, bool /* zero_b */) {
   const V zero{};
   const V f = fused(ka, x, kb), p = kc * previous;
   return f == zero ? zero - p : fused(f, current, -p);
@@ -198,13 +198,19 @@ inline Pair fast_two_sum(Vec<double> a, Vec<double> b) {
   const Vec<double> s = a + b;
   return {s, b - (s - a)};
 }
+// zero_b: ThreeTermKernel::zero_b (f = affine(a, x)).
 inline Pair step(const Pair& ka, const Pair& kb, const Pair& kc, Vec<double> x,
-                 const Pair& current, const Pair& previous) {
+                 const Pair& current, const Pair& previous, bool zero_b) {
   const Vec<double> zero{};
-  // f = affine(a, x, b)
+  // f = affine(a, x, b), or affine(a, x)
   const Vec<double> pa = ka.hi * x;
-  const Pair sa        = two_sum(pa, kb.hi);
-  const Pair f = fast_two_sum(sa.hi, sa.lo + fused(ka.lo, x, fused(ka.hi, x, -pa) + kb.lo));
+  Pair f;
+  if (zero_b) {
+    f = {pa, fused(ka.lo, x, fused(ka.hi, x, -pa))};
+  } else {
+    const Pair sa = two_sum(pa, kb.hi);
+    f             = {sa.hi, sa.lo + fused(ka.lo, x, fused(ka.hi, x, -pa) + kb.lo)};
+  }
   // f p_n - c p_{n-1}
   const Vec<double> p = f.hi == zero ? zero : f.hi * current.hi;
   const Vec<double> q = kc.hi * previous.hi;
@@ -314,7 +320,7 @@ int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i
       const auto& k = scan.coefficients(col - 1);
       const Lanes<W> ka = splat_number(k.a), kb = splat_number(k.b), kc = splat_number(k.c);
       for (int g = 0; g < G; ++g) {
-        const Lanes<W> next = step(ka, kb, kc, x[g], a0[g], a1[g]);
+        const Lanes<W> next = step(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
         a1[g] = a0[g];
         a0[g] = next;
       }

@@ -139,17 +139,29 @@ KOKKOS_FORCEINLINE_FUNCTION float step(float f, float current, float c, float pr
 // their terms exactly (two_sum) and everything smaller (the products'
 // rounding errors, exact by FMA, and the cross terms) in double: an error of
 // a few 2^-106 of the terms' magnitudes, as add(multiply(...), ...) has, in
-// half its operations (14 and 19 instead of 26 and 36: H200 1.5-1.7x, CPU
-// SIMD rows 1.4x; docs/performance.md, "2026-12-01, 23:10 UTC"). Every product is inside an explicit fma or feeds
-// one, so no compiler can contract the sums differently in different kernels.
-// Checked: where the leading sum leaves double's range, it is the result
-// (±inf, or NaN for inf - inf), as add() and multiply() keep it.
+// less than half its operations (11 and 19 instead of 26 and 36; 3 for a x
+// where b is 0: H200 1.5-1.7x, CPU SIMD rows 1.4x; docs/performance.md,
+// "2026-12-01, 23:10 UTC"). f = a x + b is left unnormalized (its low part
+// up to about an ulp of its high part), as step() takes it. Every product is
+// inside an explicit fma or feeds one, so no compiler can contract the sums
+// differently in different kernels. Checked: where the leading sum leaves
+// double's range, it is the result (±inf, or NaN for inf - inf), as add()
+// and multiply() keep it.
 template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble affine(DoubleDouble a, double x, DoubleDouble b) {
   const double p       = a.hi * x;
   const DoubleDouble s = two_sum(p, b.hi);
   if (!Bounded && beyond_double(s.hi)) return {s.hi, 0.0};
-  return fast_two_sum(s.hi, s.lo + fma(a.lo, x, fma(a.hi, x, -p) + b.lo));
+  return {s.hi, s.lo + fma(a.lo, x, fma(a.hi, x, -p) + b.lo)};
+}
+// a x + b for a family whose b is 0 (ThreeTermKernel::zero_b): the value
+// of affine(a, x, 0), but for the signs of zeros, which no step's result
+// depends on.
+template <bool Bounded = false>
+KOKKOS_FORCEINLINE_FUNCTION DoubleDouble affine(DoubleDouble a, double x) {
+  const double p = a.hi * x;
+  if (!Bounded && beyond_double(p)) return {p, 0.0};
+  return {p, fma(a.lo, x, fma(a.hi, x, -p))};
 }
 template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION double step(double f, double current, double c, double previous) {
@@ -158,7 +170,8 @@ KOKKOS_FORCEINLINE_FUNCTION double step(double f, double current, double c, doub
 template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble step(DoubleDouble f, DoubleDouble current,
                                               DoubleDouble c, DoubleDouble previous) {
-  const double p       = is_zero(f) ? 0.0 : f.hi * current.hi;  // +0 at x = 0, as in double
+  // f.hi = 0: p = +0 (He_odd(0) = +0, as in double); f.lo still counts.
+  const double p       = is_zero(f) ? 0.0 : f.hi * current.hi;
   const double q       = c.hi * previous.hi;
   const DoubleDouble s = two_sum(p, -q);
   if (!Bounded && beyond_double(s.hi)) return {s.hi, 0.0};

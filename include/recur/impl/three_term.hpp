@@ -69,6 +69,9 @@ struct ThreeTermKernel {
   // Coefficients so large (|a| 2^64 + |b| + |c| >= 2^95) that states are
   // checked every step whatever x is (for_steps, scan_form.hpp).
   bool large_coefficients;
+  // b is 0 at every step (He_n, P_n, T_n, ... but not Laguerre or Jacobi):
+  // double-double forms a x alone (affine, numbers.hpp).
+  bool zero_b = false;
 
   static constexpr bool has_prefactor = !std::is_same_v<Prefactor, NoPrefactor>;
   // Step n needs coefficients(n); for_steps loads `lookahead` of them at once
@@ -113,7 +116,13 @@ struct ThreeTermKernel {
   KOKKOS_FORCEINLINE_FUNCTION void advance(double x, const step_type& k, state_type& s,
                                            Tag = {}) const {
     constexpr bool bounded = Tag::bounded;
-    const W next = step<bounded>(affine<bounded>(k.a, x, k.b), s.u0, k.c, s.u1);
+    W f;
+    if constexpr (std::is_same_v<W, DoubleDouble>) {
+      f = zero_b ? affine<bounded>(k.a, x) : affine<bounded>(k.a, x, k.b);
+    } else {
+      f = affine<bounded>(k.a, x, k.b);
+    }
+    const W next = step<bounded>(f, s.u0, k.c, s.u1);
     s.u1         = s.u0;
     s.u0         = next;
   }
@@ -177,6 +186,7 @@ template <class W, class MemorySpace>
 struct CoefficientTable {
   Kokkos::View<const ThreeTermCoefficients<W>*, MemorySpace> table;
   bool large;  // |a| 2^64 + |b| + |c| >= 2^95 for some step (scan_form.hpp)
+  bool zero_b;  // b = 0 at every step
 };
 template <class W, class ExecSpace, class Family>
 CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const ExecSpace& space,
@@ -188,7 +198,8 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
     bool valid = false;
     unsigned char key[sizeof(Family)];
     Table table;
-    bool large = false;
+    bool large  = false;
+    bool zero_b = false;
   };
   static std::mutex mutex;
   static Kept kept;
@@ -198,7 +209,8 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
   const bool same_family =
       std::is_empty_v<Family> || std::memcmp(kept.key, &family, sizeof(Family)) == 0;
   if (kept.valid && same_family && kept.table.extent(0) >= terms)
-    return {Kokkos::subview(kept.table, std::make_pair(std::size_t(0), terms)), kept.large};
+    return {Kokkos::subview(kept.table, std::make_pair(std::size_t(0), terms)), kept.large,
+            kept.zero_b};
 
   Table table(Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
                                  "recur::evaluate::coefficients"),
@@ -209,7 +221,7 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
   // against 600 for JacobiNormalized on this project's 2-core CPU).
   using R    = std::conditional_t<std::is_same_v<W, DoubleDouble>, Quad, long double>;
   auto host  = Kokkos::create_mirror_view(table);
-  bool large = false;
+  bool large = false, zero_b = true;
   for (int n = 0; n + 1 < N; ++n) {
     const ThreeTermCoefficients<R> k = coefficients_in<R>(family, n);
     from_real(k.a, host(n).a);
@@ -218,6 +230,7 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
     large = large || !(std::fabs(leading(k.a)) * Range<W>::unchecked_x + std::fabs(leading(k.b)) +
                            std::fabs(leading(k.c)) <
                        Range<W>::unchecked_growth);
+    zero_b = zero_b && is_zero(host(n).b);
   }
   Kokkos::deep_copy(space, table, host);
   // The host mirror must outlive the (possibly asynchronous) copy.
@@ -225,7 +238,8 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
   kept.valid = true;
   std::memcpy(kept.key, &family, sizeof(Family));
   kept.table = table;
-  kept.large = large;
+  kept.large  = large;
+  kept.zero_b = zero_b;
   if (!hooked) {
     Kokkos::push_finalize_hook([] {
       std::lock_guard<std::mutex> release(mutex);
@@ -233,7 +247,7 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
     });
     hooked = true;
   }
-  return {table, large};
+  return {table, large, zero_b};
 }
 
 // What runs per x for `family` with N terms in precision T: a direct family
@@ -257,9 +271,10 @@ auto make_kernel(const ExecSpace& space, const Family& family, int N) {
     W initial;
     from_real(family.initial(), initial);
     if constexpr (has_exponent<Family>::value) {
-      return ThreeTermKernel<W, MemorySpace, Family>{table.table, initial, family, table.large};
+      return ThreeTermKernel<W, MemorySpace, Family>{table.table, initial, family, table.large,
+                                                     table.zero_b};
     } else {
-      return ThreeTermKernel<W, MemorySpace>{table.table, initial, {}, table.large};
+      return ThreeTermKernel<W, MemorySpace>{table.table, initial, {}, table.large, table.zero_b};
     }
   }
 }
