@@ -100,6 +100,59 @@ void streams(benchmark::State& state) {
   state.counters["GBps"] = double(count) * sizeof(float) / run(state, space, store) / 1e9;
 }
 
+// The best store kernel for column slices' own pattern, on GPUs: a
+// LayoutLeft M x N View written as ThreadPerX writes it, each work item
+// storing `Bytes` of B neighbouring rows in every one of the N columns (its
+// x's values; 16-byte Pack stores, a warp's store of a column being 32
+// neighbouring Packs), the values made from i and n in registers. Against the
+// same View's store_ceiling (of_fill, as for evaluate): the fraction of the
+// fill this pattern allows, the yardstick of evaluate's column-slice entries
+// where it stays below 0.85 (docs/performance.md).
+template <class Space, class T, int Bytes>
+void columns(benchmark::State& state) {
+  using Pack           = recur::impl::Pack<T>;
+  constexpr int B      = Bytes / int(sizeof(T));
+  const std::int64_t M = std::int64_t(1) << state.range(0);
+  const int N          = int(state.range(1));
+  const Space space;
+  Kokkos::View<T**, Kokkos::LayoutLeft, Space> V(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "V"), M, N);
+  const recur::StoreCeiling ceiling = recur::store_ceiling(space, V);
+  const auto store = [&] {
+    Kokkos::parallel_for(
+        "recur_perf::columns",
+        Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, M / B),
+        KOKKOS_LAMBDA(std::int64_t item) {
+          const std::int64_t i0 = item * B;
+          for (int n = 0; n < N; ++n) {
+            Pack pack;
+            for (int j = 0; j < Pack::size; ++j) pack.v[j] = T(i0 + j + n);
+            for (int g = 0; g < B; g += Pack::size)
+              *reinterpret_cast<Pack*>(&V(i0 + g, n)) = pack;
+          }
+        });
+  };
+  const double median         = run(state, space, store);
+  const double gbs            = double(V.span()) * sizeof(T) / median / 1e9;
+  const double fill_gbs       = double(V.span()) * sizeof(T) / ceiling.seconds / 1e9;
+  state.counters["GBps"]      = gbs;
+  state.counters["fill_GBps"] = fill_gbs;
+  state.counters["of_fill"]   = gbs / fill_gbs;
+  state.SetLabel("ceiling: " + ceiling.method);
+}
+
+template <class Space, class T, int Bytes>
+void add_columns() {
+  const std::string name = std::string("columns/") + Space::name() + "/" +
+                           (std::is_same_v<T, float> ? "float" : "double") + "/bytes:" +
+                           std::to_string(Bytes);
+  benchmark::RegisterBenchmark(name.c_str(), columns<Space, T, Bytes>)
+      ->ArgNames({"log2M", "N"})
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond)
+      ->Args({24, 32});
+}
+
 // What a call's work arrays cost to make: a View of MiB mebibytes allocated
 // (not initialized) and freed, fenced, as each ScanAlongN call does for its
 // chunk matrices and states (float, M = 16, N = 2^24: 4 Mi chunks, 128 MiB
@@ -260,6 +313,12 @@ void add_space() {
         (std::string("streams/") + Space::name() + "/float").c_str(), streams<Space>);
     b->ArgName("S")->UseManualTime()->Unit(benchmark::kMillisecond);
     for (int S : {4, 8, 16, 32, 64}) b->Arg(S);
+    add_columns<Space, float, 16>();
+    add_columns<Space, float, 32>();
+    add_columns<Space, float, 64>();
+    add_columns<Space, double, 16>();
+    add_columns<Space, double, 32>();
+    add_columns<Space, double, 64>();
     b = benchmark::RegisterBenchmark((std::string("allocate/") + Space::name()).c_str(),
                                      allocate<Space>);
     b->ArgName("MiB")->UseManualTime()->Unit(benchmark::kMillisecond);
