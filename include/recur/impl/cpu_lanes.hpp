@@ -350,7 +350,7 @@ int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i
     for (int r = 0; r < R; ++r)
       for (int c = first; c <= col; ++c) V(i0 + r, c) = tile[c % Q][r];
   }
-  if (stream) _mm_sfence();
+  // (Non-temporal stores are fenced by the caller, once for many blocks.)
   for (int g = 0; g < G; ++g) {
     for (int l = 0; l < L; ++l) {
       u0[g * L + l] = number(a0[g], l);
