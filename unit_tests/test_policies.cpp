@@ -98,8 +98,10 @@ TYPED_TEST(Policies, ThreadPerXWritesUnalignedColumnSlices) {
 
 // ThreadPerX on CPUs with AVX2 and FMA runs three-term rows without
 // prefactor in SIMD vectors (plain float or double, and double-double for
-// double results), 16 rows a block (impl/cpu_lanes.hpp), and hands a block to the scalar lanes once a value
-// passes the scaling limit; V with neither stride 1 (every other column of a
+// double results), 16 rows a block (impl/cpu_lanes.hpp): float lanes scale
+// their states at the scaling limit themselves (He_n in float passes it
+// from n = 17 at |x| <= 1), the others hand the block to the scalar lanes
+// there; V with neither stride 1 (every other column of a
 // wider View) takes the scalar lanes on CPUs and one x a thread on GPUs. The
 // same bits either way: edge points at scattered lane positions (NaN, ±inf,
 // 0, x whose rows leave float's and double's range mid-row, x checked every

@@ -244,6 +244,23 @@ inline void put(float* p, Vec<float> a, Vec<float> b, bool stream) {
   store(p + 8, __m256(b), stream);
 }
 
+// Float lanes whose lanes carry binary exponents e (Scaled, numbers.hpp),
+// as their values u0 2^e in double, in two vectors (lanes 0-3, 4-7):
+// T(scaled_value(u0, e)) once rounded to float. e >= 0 (states only ever
+// scale down); past 2^1023 every nonzero float u0 comes out as ±inf, as
+// times_power_of_two's further factors give too, so 2^min(e, 1023) does.
+inline void scaled_halves(Vec<float> v, __m256i e, Vec<double>& low, Vec<double>& high) {
+  const __m256i k = _mm256_min_epi32(e, _mm256_set1_epi32(1023));
+  const auto factor = [](__m128i k4) {  // 2^k of four int32 k in [0, 1023], from its bits
+    return Vec<double>(_mm256_castsi256_pd(
+        _mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(k4), _mm256_set1_epi64x(1023)), 52)));
+  };
+  low  = Vec<double>(_mm256_cvtps_pd(_mm256_castps256_ps128(__m256(v)))) *
+        factor(_mm256_castsi256_si128(k));
+  high = Vec<double>(_mm256_cvtps_pd(_mm256_extractf128_ps(__m256(v), 1))) *
+         factor(_mm256_extracti128_si256(k, 1));
+}
+
 // Transposes the Q x Q block (Q = 32 / sizeof(T)) of a column-major tile
 // at from[c0 ..][r0 ..] (columns of R) in registers, and stores its rows at
 // to, to + ld, ...: rows r0 .. r0 + Q - 1 of V from column c0 of the tile.
@@ -285,10 +302,14 @@ inline void transpose(const double (*from)[R], int r0, int c0, double* to, std::
 // Columns 0, 1, ... of the R rows of V from i0 (R an even multiple of the
 // lanes of a vector) for a three-term kernel without prefactor, whose states
 // start plain (u0 = p_0 or NaN outside the domain, u1 = 0) and are checked
-// every check_period steps, until column N - 1 or until a check finds a lane
-// past Range<W>::limit. Returns the number of steps done, with the states
-// after them in u0 and u1 and their columns stored; the caller carries on
-// from there (scaling the lanes first when fewer than N - 1 steps were done).
+// every check_period steps, until column N - 1 or, in double and
+// double-double, until a check finds a lane past Range<W>::limit. Float
+// lanes (recur::Fast, float results) scale there themselves, lane by lane
+// with keep_both_in_range as the scalar lanes do, and carry on: float's
+// limit (2^28) is passed early (He_n at |x| <= 1 from n = 17). Returns the
+// number of steps done, with the states after them in u0 and u1 and their
+// columns stored; the caller carries on from there (scaling the lanes first
+// when fewer than N - 1 steps were done).
 template <int R, class Scan, class XView, class VView, class W = typename Scan::number_type,
           class T = typename VView::non_const_value_type>
 int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int N,
@@ -312,6 +333,11 @@ int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i
     a1[g] = splat_number(W{});
   }
   const Vec<E> limit = splat(E(Range<W>::limit));
+  // Float lanes: each lane's exponent, as numbers and as int32 vectors.
+  constexpr bool scales = std::is_same_v<W, float>;
+  int e[R] = {};
+  __m256i ev[G];
+  bool scaled = false;
   int col = 0;
   for (bool over = false;; ++col) {
     if (col > 0) {
@@ -329,16 +355,43 @@ int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i
           const Vec<E> v0 = leading(a0[g]), v1 = leading(a1[g]);
           over = over || any((v0 > limit) | (v0 < -limit) | (v1 > limit) | (v1 < -limit));
         }
+        if constexpr (scales) {
+          if (over) {  // the scalar lanes' check(), lane by lane
+            for (int g = 0; g < G; ++g) {
+              for (int l = 0; l < L; ++l) {
+                Scaled<W> t{a0[g][l], a1[g][l], e[g * L + l]};
+                keep_both_in_range(t);
+                a0[g][l] = t.u0, a1[g][l] = t.u1, e[g * L + l] = t.e;
+              }
+              ev[g] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&e[g * L]));
+            }
+            scaled = true;
+            over   = false;
+          }
+        }
       }
     }
     // Columns straight to V, a whole cache line or two each; rows through
     // the tile, transposed in registers every Q columns, 32 bytes a row.
-    if (columns) {
+    bool stored = false;
+    if constexpr (scales) {
+      if (scaled) {  // values u0 2^e, 8 floats a store
+        for (int g = 0; g < G; ++g) {
+          Vec<double> low, high;
+          scaled_halves(a0[g], ev[g], low, high);
+          put(columns ? &V(i0 + g * L, col) : &tile[col % Q][g * L], low, high, columns && stream);
+        }
+        stored = true;
+      }
+    }
+    if (!stored && columns) {
       for (int g = 0; g < G; g += 2)
         put(&V(i0 + g * L, col), leading(a0[g]), leading(a0[g + 1]), stream);
-    } else {
+    } else if (!stored) {
       for (int g = 0; g < G; g += 2)
         put(&tile[col % Q][g * L], leading(a0[g]), leading(a0[g + 1]), false);
+    }
+    if (!columns) {
       if (col % Q == Q - 1)
         for (int r0 = 0; r0 < R; r0 += Q)
           transpose<R>(tile, r0, 0, &V(i0 + r0, col + 1 - Q), V.stride_0());
