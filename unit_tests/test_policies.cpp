@@ -150,10 +150,15 @@ TYPED_TEST(Policies, ThreadPerXVectorsEqualScalarLanesAtTheEdges) {
     expect_vectors_equal_scalar_lanes<C, recur::Fast>(recur::JacobiNormalized{0.5, -0.5}, 331, N);
     expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::LegendreNormalized{}, 331, N);
   }
-  // 2^17 + 3 rows of 40: 20-40 MiB, past the non-temporal stores' threshold.
-  expect_vectors_equal_scalar_lanes<C, recur::Fast>(recur::HermiteENormalized{}, (1 << 17) + 3, 40);
-  expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::HermiteENormalized{}, (1 << 17) + 3,
-                                                        40);
+  // 2^17 + 3 rows of 40 or 48: 20-50 MiB, past the non-temporal stores'
+  // threshold; rows of 48 (192 or 384 bytes) start cache lines, so that
+  // LayoutRight streams too.
+  for (int N : {40, 48}) {
+    expect_vectors_equal_scalar_lanes<C, recur::Fast>(recur::HermiteENormalized{}, (1 << 17) + 3, N);
+    expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::HermiteENormalized{},
+                                                          (1 << 17) + 3, N);
+  }
+  expect_vectors_equal_scalar_lanes<C, recur::Fast>(recur::HermiteE{}, (1 << 17) + 3, 48);
 }
 
 TEST(Policies, StagedRefusesDerivativesByName) {

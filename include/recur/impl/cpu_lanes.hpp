@@ -65,18 +65,18 @@ inline constexpr int cpu_block =
     8;
 #endif
 
-// Whether the lockstep's vectors write V with non-temporal stores: V's
-// columns contiguous (LayoutLeft: 16 rows of a column are one or two whole
-// cache lines), V large, and every 32-byte piece aligned. Rows (LayoutRight),
-// whose 32-byte pieces of a line go out at different steps, keep plain
-// stores. For columns an A/B on the shared 2-core development VM was mixed
-// (double faster with them, float slower), so they stay until a quieter
-// machine decides.
+// Whether the lockstep's vectors write V with non-temporal stores: V large,
+// and either its columns contiguous (LayoutLeft: 16 rows of a column are one
+// or two whole cache lines) with every 32-byte piece aligned, or its rows
+// contiguous (LayoutRight) with every row starting a cache line: rows then
+// go out a whole line (64 bytes) of each at once (three_term below).
 template <class VView>
 bool streams(const VView& V) {
   using T = typename VView::value_type;
-  return V.stride_0() == 1 && V.span() * sizeof(T) >= stream_bytes &&
-         reinterpret_cast<std::uintptr_t>(V.data()) % 32 == 0 && V.stride_1() * sizeof(T) % 32 == 0;
+  const auto address = reinterpret_cast<std::uintptr_t>(V.data());
+  if (V.span() * sizeof(T) < stream_bytes) return false;
+  if (V.stride_0() == 1) return address % 32 == 0 && V.stride_1() * sizeof(T) % 32 == 0;
+  return V.stride_1() == 1 && address % 64 == 0 && V.stride_0() * sizeof(T) % 64 == 0;
 }
 
 #ifdef RECUR_IMPL_CPU_LANES
@@ -232,6 +232,8 @@ inline void store(float* p, __m256 v, bool stream) {
 inline void store(double* p, __m256d v, bool stream) {
   stream ? _mm256_stream_pd(p, v) : _mm256_storeu_pd(p, v);
 }
+inline __m256 load(const float* p) { return _mm256_load_ps(p); }
+inline __m256d load(const double* p) { return _mm256_load_pd(p); }
 inline void put(float* p, Vec<double> a, Vec<double> b, bool stream) {
   store(p, _mm256_set_m128(_mm256_cvtpd_ps(__m256d(b)), _mm256_cvtpd_ps(__m256d(a))), stream);
 }
@@ -321,7 +323,10 @@ int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i
   constexpr int P = Scan::check_period;
   static_assert(G % 2 == 0, "recur: cpu_lanes::three_term stores vectors in pairs");
   const bool columns = V.stride_0() == 1;  // LayoutLeft-like, else rows contiguous
-  alignas(64) T tile[Q][R];                // rows: the last Q columns
+  // Rows: the last QT columns, QT = Q, or 2 Q (a cache line of each row)
+  // with non-temporal stores.
+  const int QT = !columns && stream ? 2 * Q : Q;
+  alignas(64) T tile[2 * Q][R];
   Vec<E> x[G];
   Lanes<W> a0[G], a1[G];
   for (int g = 0; g < G; ++g) {
@@ -379,7 +384,7 @@ int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i
         for (int g = 0; g < G; ++g) {
           Vec<double> low, high;
           scaled_halves(a0[g], ev[g], low, high);
-          put(columns ? &V(i0 + g * L, col) : &tile[col % Q][g * L], low, high, columns && stream);
+          put(columns ? &V(i0 + g * L, col) : &tile[col % QT][g * L], low, high, columns && stream);
         }
         stored = true;
       }
@@ -389,19 +394,30 @@ int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i
         put(&V(i0 + g * L, col), leading(a0[g]), leading(a0[g + 1]), stream);
     } else if (!stored) {
       for (int g = 0; g < G; g += 2)
-        put(&tile[col % Q][g * L], leading(a0[g]), leading(a0[g + 1]), false);
+        put(&tile[col % QT][g * L], leading(a0[g]), leading(a0[g + 1]), false);
     }
-    if (!columns) {
-      if (col % Q == Q - 1)
-        for (int r0 = 0; r0 < R; r0 += Q)
+    if (!columns && col % QT == QT - 1) {
+      for (int r0 = 0; r0 < R; r0 += Q) {
+        if (QT == Q) {
           transpose<R>(tile, r0, 0, &V(i0 + r0, col + 1 - Q), V.stride_0());
+        } else {  // two blocks into a line of each row in L1, then whole lines out
+          alignas(64) T lines[Q][2 * Q];
+          transpose<R>(tile, r0, 0, &lines[0][0], 2 * Q);
+          transpose<R>(tile, r0, Q, &lines[0][Q], 2 * Q);
+          for (int k = 0; k < Q; ++k) {
+            T* const to = &V(i0 + r0 + k, col + 1 - 2 * Q);
+            store(to, load(&lines[k][0]), true);
+            store(to + Q, load(&lines[k][Q]), true);
+          }
+        }
+      }
     }
     if (over || col + 1 == N) break;
   }
-  if (!columns) {  // the tile's last columns, fewer than Q, one value at a time
-    const int first = col + 1 - (col + 1) % Q;
+  if (!columns) {  // the tile's last columns, fewer than QT, one value at a time
+    const int first = col + 1 - (col + 1) % QT;
     for (int r = 0; r < R; ++r)
-      for (int c = first; c <= col; ++c) V(i0 + r, c) = tile[c % Q][r];
+      for (int c = first; c <= col; ++c) V(i0 + r, c) = tile[c % QT][r];
   }
   // (Non-temporal stores are fenced by the caller, once for many blocks.)
   for (int g = 0; g < G; ++g) {
