@@ -97,11 +97,11 @@ TYPED_TEST(Policies, ThreadPerXWritesUnalignedColumnSlices) {
 }
 
 // ThreadPerX on CPUs with AVX2 and FMA runs three-term rows without
-// prefactor in SIMD vectors (plain float or double, and double-double for
-// double results), 16 rows a block (impl/cpu_lanes.hpp): float lanes scale
-// their states at the scaling limit themselves (He_n in float passes it
-// from n = 17 at |x| <= 1), the others hand the block to the scalar lanes
-// there; V with neither stride 1 (every other column of a
+// prefactor (plain float or double, and double-double for double results)
+// and power sums in SIMD vectors, 16 rows a block (impl/cpu_lanes.hpp):
+// float lanes scale their states at the scaling limit themselves (He_n in
+// float passes it from n = 17 at |x| <= 1), the others hand the block to
+// the scalar lanes there; V with neither stride 1 (every other column of a
 // wider View) takes the scalar lanes on CPUs and one x a thread on GPUs. The
 // same bits either way: edge points at scattered lane positions (NaN, ±inf,
 // 0, x whose rows leave float's and double's range mid-row, x checked every
@@ -149,6 +149,7 @@ TYPED_TEST(Policies, ThreadPerXVectorsEqualScalarLanesAtTheEdges) {
     expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::HermiteE{}, 16 * 40 + 5, N);
     expect_vectors_equal_scalar_lanes<C, recur::Fast>(recur::JacobiNormalized{0.5, -0.5}, 331, N);
     expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::LegendreNormalized{}, 331, N);
+    expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::PowerSums{}, 16 * 40 + 5, N);
   }
   // 2^17 + 3 rows of 40 or 48: 20-50 MiB, past the non-temporal stores'
   // threshold; rows of 48 (192 or 384 bytes) start cache lines, so that
@@ -159,6 +160,7 @@ TYPED_TEST(Policies, ThreadPerXVectorsEqualScalarLanesAtTheEdges) {
                                                           (1 << 17) + 3, N);
   }
   expect_vectors_equal_scalar_lanes<C, recur::Fast>(recur::HermiteE{}, (1 << 17) + 3, 48);
+  expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::PowerSums{}, (1 << 17) + 3, 48);
 }
 
 TEST(Policies, StagedRefusesDerivativesByName) {

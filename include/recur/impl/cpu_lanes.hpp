@@ -1,11 +1,11 @@
 #ifndef RECUR_IMPL_CPU_LANES_HPP
 #define RECUR_IMPL_CPU_LANES_HPP
 
-// Three-term recurrences on x86 CPUs with AVX2 and FMA, in explicit SIMD:
-// R rows of a lockstep block (lockstep.hpp) as R / L vectors of L lanes, in
-// plain float or double (float results, and recur::Fast) and in
-// double-double (double results, recur::Accurate: a vector of leading and
-// one of trailing parts). GCC 12 vectorized none of the scalar lockstep's
+// Three-term recurrences and power sums on x86 CPUs with AVX2 and FMA, in
+// explicit SIMD: R rows of a lockstep block (lockstep.hpp) as R / L vectors
+// of L lanes, in plain float or double (float results, recur::Fast, power
+// sums) and in double-double (double results, recur::Accurate: a vector of
+// leading and one of trailing parts). GCC 12 vectorized none of the scalar lockstep's
 // lanes (no packed FMA in the binary), and with `omp simd` kept the lanes in
 // memory: 18-24 ms for float He_n at M = 2^20, N = 32 on 2 cores, 9 with
 // these vectors (docs/performance.md, "CPU, 2026-12-01, 20:15-21:15 UTC").
@@ -42,12 +42,14 @@ struct NoPrefactor;
 template <class W, class MemorySpace, class Prefactor>
 struct ThreeTermKernel;
 
-// A three-term kernel without prefactor in float, double or double-double:
-// what the vectors below run.
+struct PowerSumsScan;
+
+// What the vectors below run: a three-term kernel without prefactor in
+// float, double or double-double, and power sums.
 template <class Scan>
-struct is_lane_three_term : std::false_type {};
+struct is_lane_scan : std::is_same<Scan, PowerSumsScan> {};
 template <class W, class MemorySpace>
-struct is_lane_three_term<ThreeTermKernel<W, MemorySpace, NoPrefactor>>
+struct is_lane_scan<ThreeTermKernel<W, MemorySpace, NoPrefactor>>
     : std::bool_constant<std::is_same_v<W, float> || std::is_same_v<W, double> ||
                          std::is_same_v<W, DoubleDouble>> {};
 
@@ -60,7 +62,7 @@ inline constexpr std::size_t stream_bytes = std::size_t(16) << 20;
 template <class Scan>
 inline constexpr int cpu_block =
 #ifdef RECUR_IMPL_CPU_LANES
-    is_lane_three_term<Scan>::value ? 16 : 8;
+    is_lane_scan<Scan>::value ? 16 : 8;
 #else
     8;
 #endif
@@ -123,7 +125,7 @@ inline constexpr int width = int(32 / sizeof(E));
 
 // Whether a lockstep block of B rows of Scan runs in these vectors.
 template <class Scan, int B>
-inline constexpr bool runs = is_lane_three_term<Scan>::value &&
+inline constexpr bool runs = is_lane_scan<Scan>::value &&
                              B % (2 * width<Element<typename Scan::number_type>>) == 0;
 
 inline Vec<double> fused(Vec<double> a, Vec<double> b, Vec<double> c) {
@@ -302,7 +304,8 @@ inline void transpose(const double (*from)[R], int r0, int c0, double* to, std::
 }
 
 // Columns 0, 1, ... of the R rows of V from i0 (R an even multiple of the
-// lanes of a vector) for a three-term kernel without prefactor, whose states
+// lanes of a vector) for a three-term kernel without prefactor or power sums
+// (PowerSumsScan, scan_form.hpp: states (x, x), scaled in double), whose states
 // start plain (u0 = p_0 or NaN outside the domain, u1 = 0) and are checked
 // every check_period steps, until column N - 1 or, in double and
 // double-double, until a check finds a lane past Range<W>::limit. Float
@@ -329,13 +332,22 @@ int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i
   alignas(64) T tile[2 * Q][R];
   Vec<E> x[G];
   Lanes<W> a0[G], a1[G];
+  constexpr bool power_sums = std::is_same_v<Scan, PowerSumsScan>;
   for (int g = 0; g < G; ++g) {
-    // affine(float, ...) rounds x to float; start() of ThreeTermKernel.
-    x[g]  = lanes<E>([&](int l) { return E(double(xv(i0 + g * L + l))); });
-    a0[g] = number_lanes<W>([&](int l) {
-      return in_domain<W>(double(xv(i0 + g * L + l))) ? scan.initial : not_a_number<W>();
-    });
-    a1[g] = splat_number(W{});
+    // affine(float, ...) rounds x to float; start() of the scan form.
+    x[g] = lanes<E>([&](int l) { return E(double(xv(i0 + g * L + l))); });
+    if constexpr (power_sums) {
+      a0[g] = lanes<E>([&](int l) {
+        const double v = double(xv(i0 + g * L + l));
+        return in_domain<W>(v) ? v : not_a_number<W>();
+      });
+      a1[g] = x[g];
+    } else {
+      a0[g] = number_lanes<W>([&](int l) {
+        return in_domain<W>(double(xv(i0 + g * L + l))) ? scan.initial : not_a_number<W>();
+      });
+      a1[g] = splat_number(W{});
+    }
   }
   const Vec<E> limit = splat(E(Range<W>::limit));
   // Float lanes: each lane's exponent, as numbers and as int32 vectors.
@@ -346,14 +358,23 @@ int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i
   int col = 0;
   for (bool over = false;; ++col) {
     if (col > 0) {
-      // scan.load(col - 1), broadcast from the table itself (a copy of the
-      // coefficients went through the stack)
-      const auto& k = scan.coefficients(col - 1);
-      const Lanes<W> ka = splat_number(k.a), kb = splat_number(k.b), kc = splat_number(k.c);
-      for (int g = 0; g < G; ++g) {
-        const Lanes<W> next = step(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
-        a1[g] = a0[g];
-        a0[g] = next;
+      if constexpr (power_sums) {
+        // PowerSumsScan::advance: (sum, x^n) -> (sum + x^n x, x^(n+1))
+        for (int g = 0; g < G; ++g) {
+          const Vec<E> power = a1[g] * x[g];
+          a0[g]              = fused(a1[g], x[g], a0[g]);
+          a1[g]              = power;
+        }
+      } else {
+        // scan.load(col - 1), broadcast from the table itself (a copy of the
+        // coefficients went through the stack)
+        const auto& k = scan.coefficients(col - 1);
+        const Lanes<W> ka = splat_number(k.a), kb = splat_number(k.b), kc = splat_number(k.c);
+        for (int g = 0; g < G; ++g) {
+          const Lanes<W> next = step(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
+          a1[g] = a0[g];
+          a0[g] = next;
+        }
       }
       if ((col - 1) % P == P - 1) {
         for (int g = 0; g < G; ++g) {

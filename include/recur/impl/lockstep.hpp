@@ -53,9 +53,9 @@ KOKKOS_FORCEINLINE_FUNCTION void store_lanes(const VView& V, std::int64_t i0, in
 // ThreadPerX for recurrences with a scan form (scan_along_n.hpp): each work
 // item carries a block of B consecutive x through the recurrence in lockstep,
 // one coefficient load serving the block.
-//  - On CPUs (B = 8; 16 for plain three-term rows, which run in explicit
-//    SIMD vectors where the CPU has them: cpu_lanes.hpp): one recurrence is
-//    a chain of dependent multiply-adds,
+//  - On CPUs (B = 8; 16 for three-term rows without prefactor and power
+//    sums, which run in explicit SIMD vectors where the CPU has them:
+//    cpu_lanes.hpp): one recurrence is a chain of dependent multiply-adds,
 //    so a thread running one x at a time waits on their latency; B
 //    independent chains fill the pipeline (and SIMD lanes), and for
 //    LayoutLeft the block writes one contiguous run per n instead of N
