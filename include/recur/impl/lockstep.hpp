@@ -175,8 +175,8 @@ struct LockstepRows {
   // Work item `item`: on GPUs block `item`; on CPUs blocks [item K, item K
   // + K), K = blocks_per_item, then one store fence for the non-temporal
   // stores (cpu_lanes.hpp) of all of them: a fence after every block waited
-  // for its stores to reach memory, and held float He_n's column slices at
-  // 10 ms against 6-7 without (M = 2^20, N = 32, 2 cores).
+  // for its stores to reach memory (docs/performance.md, "CPU, 2026-12-01/02,
+  // 23:40-00:30 UTC").
   std::int64_t blocks_per_item = 1;
 
   KOKKOS_FUNCTION void operator()(std::int64_t item) const {
