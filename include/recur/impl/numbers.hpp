@@ -140,7 +140,7 @@ KOKKOS_FORCEINLINE_FUNCTION float step(float f, float current, float c, float pr
 // rounding errors, exact by FMA, and the cross terms) in double: an error of
 // a few 2^-106 of the terms' magnitudes, as add(multiply(...), ...) has, in
 // less than half its operations (11 and 19 instead of 26 and 36; 3 for a x
-// where b is 0: H200 1.7-1.9x in column slices; docs/performance.md,
+// where b is 0: H200 1.9x in column slices, 1.6x in row slices; docs/performance.md,
 // "2026-12-01, 23:10-23:35 UTC"). f = a x + b is left unnormalized (its low part
 // up to about an ulp of its high part), as step() takes it. Every product is
 // inside an explicit fma or feeds one, so no compiler can contract the sums
