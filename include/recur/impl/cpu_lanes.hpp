@@ -71,7 +71,7 @@ inline constexpr int cpu_block =
 // and either its columns contiguous (LayoutLeft: 16 rows of a column are one
 // or two whole cache lines) with every 32-byte piece aligned, or its rows
 // contiguous (LayoutRight) with every row starting a cache line: rows then
-// go out a whole line (64 bytes) of each at once (three_term below).
+// go out a whole line (64 bytes) of each at once (rows below).
 template <class VView>
 bool streams(const VView& V) {
   using T = typename VView::value_type;
@@ -317,14 +317,14 @@ inline void transpose(const double (*from)[R], int r0, int c0, double* to, std::
 // when fewer than N - 1 steps were done).
 template <int R, class Scan, class XView, class VView, class W = typename Scan::number_type,
           class T = typename VView::non_const_value_type>
-int three_term(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int N,
-               W (&u0)[R], W (&u1)[R], bool stream) {
+int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int N,
+         W (&u0)[R], W (&u1)[R], bool stream) {
   using E         = Element<W>;
   constexpr int L = width<E>;
   constexpr int G = R / L;                 // vectors of lanes
   constexpr int Q = 32 / int(sizeof(T));  // rows: Q x Q blocks transposed
   constexpr int P = Scan::check_period;
-  static_assert(G % 2 == 0, "recur: cpu_lanes::three_term stores vectors in pairs");
+  static_assert(G % 2 == 0, "recur: cpu_lanes::rows stores vectors in pairs");
   const bool columns = V.stride_0() == 1;  // LayoutLeft-like, else rows contiguous
   // Rows: the last QT columns, QT = Q, or 2 Q (a cache line of each row)
   // with non-temporal stores.

@@ -214,7 +214,7 @@ struct LockstepRows {
 #ifdef RECUR_IMPL_CPU_LANES
     if constexpr (!Packed && cpu_lanes::runs<Scan, B>) {
       if (rows == B && !every_step && !scaled && (V.stride_0() == 1 || V.stride_1() == 1)) {
-        n = cpu_lanes::three_term<B>(scan, x, V, i0, N, u0, u1, stream);
+        n = cpu_lanes::rows<B>(scan, x, V, i0, N, u0, u1, stream);
         if (n + 1 == N) return;
         check(u0, u1, e, scaled);  // a lane past the limit stopped the vectors
       }
