@@ -45,15 +45,15 @@ KOKKOS_FORCEINLINE_FUNCTION DoubleDouble fast_two_sum(double a, double b) {  // 
 // below keep the inf instead. They branch rather than select: selecting (both
 // paths computed) made the H200's double-double kernels 4-9 % slower and no
 // CPU faster (docs/performance.md). Where no result can leave double's range
-// (the steps of a recurrence between its range checks: Bounded below), the
-// same operations without the branch give the same values.
+// (the steps of a recurrence between its range checks: Bounded in affine()
+// and step() below), the same operations without the branch give the same
+// values.
 KOKKOS_FORCEINLINE_FUNCTION bool beyond_double(double v) {
   return !(kokkos_math::fabs(v) <= 1.79769313486231570e308);
 }
-template <bool Checked = true>
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble add(DoubleDouble a, DoubleDouble b) {
   const DoubleDouble s = two_sum(a.hi, b.hi), t = two_sum(a.lo, b.lo);
-  if (Checked && beyond_double(s.hi)) return {s.hi, 0.0};
+  if (beyond_double(s.hi)) return {s.hi, 0.0};
   const DoubleDouble u = fast_two_sum(s.hi, s.lo + t.hi);
   return fast_two_sum(u.hi, u.lo + t.lo);
 }
@@ -74,16 +74,14 @@ KOKKOS_FORCEINLINE_FUNCTION double product_error(double a, double b, double p) {
   return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
 #endif
 }
-template <bool Checked = true>
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble multiply(DoubleDouble a, DoubleDouble b) {
   const double p = a.hi * b.hi;
-  if (Checked && beyond_double(p)) return {p, 0.0};
+  if (beyond_double(p)) return {p, 0.0};
   return fast_two_sum(p, a.hi * b.lo + a.lo * b.hi + product_error(a.hi, b.hi, p));
 }
-template <bool Checked = true>
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble multiply(DoubleDouble a, double b) {
   const double p = a.hi * b;
-  if (Checked && beyond_double(p)) return {p, 0.0};
+  if (beyond_double(p)) return {p, 0.0};
   return fast_two_sum(p, a.lo * b + product_error(a.hi, b, p));
 }
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator*(DoubleDouble a, DoubleDouble b) {
@@ -144,7 +142,9 @@ KOKKOS_FORCEINLINE_FUNCTION float step(float f, float current, float c, float pr
 // "2026-12-01, 23:10-23:35 UTC"). f = a x + b is left unnormalized (its low part
 // up to about an ulp of its high part), as step() takes it. Every product is
 // inside an explicit fma or feeds one, so no compiler can contract the sums
-// differently in different kernels. Checked: where the leading sum leaves
+// differently in different kernels (product_error() and multiply_add() are
+// fma where the hardware has it; without, Dekker's exact products and plain
+// products keep a library fma off this path). Checked: where the leading sum leaves
 // double's range, it is the result (±inf, or NaN for inf - inf), as add()
 // and multiply() keep it.
 template <bool Bounded = false>
@@ -152,7 +152,7 @@ KOKKOS_FORCEINLINE_FUNCTION DoubleDouble affine(DoubleDouble a, double x, Double
   const double p       = a.hi * x;
   const DoubleDouble s = two_sum(p, b.hi);
   if (!Bounded && beyond_double(s.hi)) return {s.hi, 0.0};
-  return {s.hi, s.lo + fma(a.lo, x, fma(a.hi, x, -p) + b.lo)};
+  return {s.hi, s.lo + multiply_add(a.lo, x, product_error(a.hi, x, p) + b.lo)};
 }
 // a x + b for a family whose b is 0 (ThreeTermKernel::zero_b): the value
 // of affine(a, x, 0), but for the signs of zeros, which no step's result
@@ -161,7 +161,7 @@ template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble affine(DoubleDouble a, double x) {
   const double p = a.hi * x;
   if (!Bounded && beyond_double(p)) return {p, 0.0};
-  return {p, fma(a.lo, x, fma(a.hi, x, -p))};
+  return {p, multiply_add(a.lo, x, product_error(a.hi, x, p))};
 }
 template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION double step(double f, double current, double c, double previous) {
@@ -175,8 +175,10 @@ KOKKOS_FORCEINLINE_FUNCTION DoubleDouble step(DoubleDouble f, DoubleDouble curre
   const double q       = c.hi * previous.hi;
   const DoubleDouble s = two_sum(p, -q);
   if (!Bounded && beyond_double(s.hi)) return {s.hi, 0.0};
-  const double t = fma(f.hi, current.lo, fma(f.lo, current.hi, fma(f.hi, current.hi, -p)));
-  const double u = fma(c.hi, previous.lo, fma(c.lo, previous.hi, fma(c.hi, previous.hi, -q)));
+  const double t = multiply_add(f.hi, current.lo,
+                                multiply_add(f.lo, current.hi, product_error(f.hi, current.hi, p)));
+  const double u = multiply_add(c.hi, previous.lo,
+                                multiply_add(c.lo, previous.hi, product_error(c.hi, previous.hi, q)));
   return fast_two_sum(s.hi, s.lo + (t - u));
 }
 
