@@ -17,7 +17,8 @@
 # Dependencies, each looked for before anything is installed or built:
 #   - GoogleTest and Google Benchmark: Debian's libgtest-dev and
 #     libbenchmark-dev, installed with apt-get when missing; likewise
-#     python3-numpy, which the tests of the recur command use.
+#     python3-numpy, which the tests of the recur command use, and OpenMPI
+#     (openmpi-bin, libopenmpi-dev) for recur/mpi.hpp and its tests.
 #   - Kokkos and Kokkos Kernels: the install named by $Kokkos_ROOT if set;
 #     otherwise a cached build in .deps/ (git-ignored), made once from the
 #     Kokkos 3.4.01 and Kokkos Kernels 3.4.01 sources that Debian's trilinos
@@ -78,6 +79,8 @@ ensure_test_packages() {
   dpkg -s libgtest-dev >/dev/null 2>&1 || missing+=(libgtest-dev)
   dpkg -s libbenchmark-dev >/dev/null 2>&1 || missing+=(libbenchmark-dev)
   dpkg -s python3-numpy >/dev/null 2>&1 || missing+=(python3-numpy)
+  dpkg -s openmpi-bin >/dev/null 2>&1 || missing+=(openmpi-bin)
+  dpkg -s libopenmpi-dev >/dev/null 2>&1 || missing+=(libopenmpi-dev)
   if [ ${#missing[@]} -gt 0 ]; then
     say "installing ${missing[*]}"
     as_root apt-get update -qq
@@ -220,7 +223,7 @@ asan() {
   local build=$root/build/asan
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=None \
     -DCMAKE_CXX_FLAGS="-O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-    -DRECUR_ENABLE_BENCHMARKS=OFF -DRECUR_ENABLE_EXAMPLES=OFF > "$deps/configure-asan.log" 2>&1 ||
+    -DRECUR_ENABLE_BENCHMARKS=OFF -DRECUR_ENABLE_EXAMPLES=OFF -DRECUR_ENABLE_MPI=OFF > "$deps/configure-asan.log" 2>&1 ||
     { cat "$deps/configure-asan.log" >&2; die "configuring the sanitizer build failed"; }
   cmake --build "$build" -j "$jobs" --target recur_unit_tests recur_cli
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1} \

@@ -77,12 +77,13 @@ struct FillAugmented {
   }
 };
 
-template <class ExecSpace, class Family, class XView, class YView, class CView, class WView>
-void run_fit(const ExecSpace& space, const Family& family, const XView& x, const YView& y,
-             int N, const CView& coefficients, const WView& weights) {
-  const std::string where = "recur::fit: ";
-  const std::int64_t M    = std::int64_t(x.extent(0));
-  const std::int64_t K    = columns(coefficients);
+// The checks of recur::fit's arguments that one process can make (fit and
+// mpi::fit); `M >= N` is the caller's, over all of its points.
+template <class ExecSpace, class XView, class YView, class CView, class WView>
+void check_fit_arguments(const std::string& where, const XView& x, const YView& y, int N,
+                         const CView& coefficients, const WView& weights) {
+  const std::int64_t M = std::int64_t(x.extent(0));
+  const std::int64_t K = columns(coefficients);
   if (std::int64_t(y.extent(0)) != M)
     throw std::invalid_argument(where + "x has " + std::to_string(M) + " points but y has " +
                                 std::to_string(y.extent(0)) + "; y needs one value per x");
@@ -97,9 +98,6 @@ void run_fit(const ExecSpace& space, const Family& family, const XView& x, const
     throw std::invalid_argument(where + "coefficients has " +
                                 std::to_string(coefficients.extent(0)) +
                                 " rows; it must have N = " + std::to_string(N));
-  if (M < N)
-    throw std::invalid_argument(where + "x has " + std::to_string(M) + " points, fewer than N = " +
-                                std::to_string(N) + " terms; a fit needs at least N points");
   if constexpr (!std::is_same_v<WView, Unweighted>) {
     static_assert(Kokkos::is_view<WView>::value && view_rank<WView> == 1 &&
                       Kokkos::SpaceAccessibility<ExecSpace,
@@ -110,42 +108,69 @@ void run_fit(const ExecSpace& space, const Family& family, const XView& x, const
                                   " entries but x has " + std::to_string(M) +
                                   "; one weight per point");
   }
-  // Coefficients come back from the orthonormal basis as c_k = c^_k / s_k
-  // (p_k = s_k q_k): the factors 1 / s_k, checked before any work is done.
-  std::vector<double> inverse_scale(N, 1.0);
+}
+
+// Coefficients come back from the orthonormal basis as c_k = c^_k / s_k
+// (p_k = s_k q_k): the factors 1 / s_k (throws where they do not exist).
+template <class Family>
+std::vector<double> fit_inverse_scales(const Family& family, int N, const std::string& where) {
   if constexpr (has_norm_ratio<Family>::value && is_three_term_family<Family>::value &&
                 !is_normalized<Family>::value)
-    inverse_scale = inverse_orthonormal_scales<double>(family, N, where);
-  ScopedRegion region("recur::fit");
+    return inverse_orthonormal_scales<double>(family, N, where);
+  (void)family;
+  (void)where;
+  return std::vector<double>(N, 1.0);
+}
+
+// The (N + K) x (N + K) triangle R of [V | y] = Q R (weighted rows), on the
+// host, row-major: zero for no points, and rows beyond M zero for fewer
+// points than columns. `bad` counts the points with a non-finite x or y (or
+// a negative or non-finite weight); then no triangle is made (empty).
+template <class ExecSpace, class Family, class XView, class YView, class WView>
+std::vector<double> fit_triangle(const ExecSpace& space, const Family& family, const XView& x,
+                                 const YView& y, int N, int K, const WView& weights,
+                                 std::int64_t& bad) {
+  const std::int64_t M    = std::int64_t(x.extent(0));
+  const int columns_total = N + K;
+  bad                     = 0;
+  if (M == 0) return std::vector<double>(std::size_t(columns_total) * columns_total, 0.0);
   using MemorySpace = typename ExecSpace::memory_space;
   using Matrix      = Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace>;
-  const int columns_total = N + int(K);
   Matrix A(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::fit::A"), M,
            columns_total);
   // The orthonormal basis where the family has one: its columns are of like
-  // size (the raw Hermite columns grow like sqrt(n!)), so the rank test below
-  // compares like with like, and nothing overflows.
+  // size (the raw Hermite columns grow like sqrt(n!)), so the rank test
+  // (solve_triangle) compares like with like, and nothing overflows.
   const auto V = Kokkos::subview(A, Kokkos::ALL, std::make_pair(0, N));
   if constexpr (has_norm_ratio<Family>::value && is_three_term_family<Family>::value)
     evaluate(space, orthonormal(family), x, V);
   else
     evaluate(space, family, x, V);
-  std::int64_t bad = 0;
   Kokkos::parallel_reduce("recur::fit[augment]",
                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
                               space, 0, M),
                           FillAugmented<Matrix, XView, YView, WView>{A, x, y, weights, N}, bad);
-  if (bad > 0)
-    throw std::invalid_argument(
-        where + std::to_string(bad) + " of the " + std::to_string(M) +
-        " points have a non-finite x or y" +
-        (std::is_same_v<WView, Unweighted> ? std::string()
-                                           : std::string(" or a negative or non-finite weight")) +
-        "; drop those points (or give them weight 0) before fitting");
+  if (bad > 0) return {};
+  return householder_triangle(space, A);
+}
 
-  // [V | y] = Q R: R's first N columns give the triangle of V, the rest
-  // Q^T y, and the least-squares solution solves R_V c = (Q^T y)_N.
-  const auto R = householder_triangle(space, A);
+template <class WView>
+std::string bad_points_message(const std::string& where, std::int64_t bad, std::int64_t M) {
+  return where + std::to_string(bad) + " of the " + std::to_string(M) +
+         " points have a non-finite x or y" +
+         (std::is_same_v<WView, Unweighted> ? std::string()
+                                            : std::string(" or a negative or non-finite weight")) +
+         "; drop those points (or give them weight 0) before fitting";
+}
+
+// From the triangle R of [V | y] (R's first N columns the triangle of V, the
+// rest Q^T y): the least-squares solution of R_V c = (Q^T y)_N for each of
+// the K data sets, times the inverse scales, N x K row-major. Throws where
+// V's columns are linearly dependent.
+inline std::vector<long double> solve_triangle(const std::vector<double>& R, int N, int K,
+                                               const std::vector<double>& inverse_scale,
+                                               const std::string& where) {
+  const int columns_total = N + K;
   const auto at = [&](int i, int k) { return R[std::size_t(i) * columns_total + k]; };
   for (int k = 0; k < N; ++k) {
     long double column = 0;  // |V(:, k)| = |R(:, k)|
@@ -158,19 +183,50 @@ void run_fit(const ExecSpace& space, const Family& family, const XView& x, const
           " is, to rounding, a combination of the lower ones); fit fewer terms or sample more "
           "distinct x");
   }
-  auto host = Kokkos::create_mirror_view(coefficients);
+  std::vector<long double> coefficients(std::size_t(N) * K);
   std::vector<long double> solution(N);
-  for (std::int64_t j = 0; j < K; ++j) {
+  for (int j = 0; j < K; ++j) {
     for (int k = N - 1; k >= 0; --k) {
-      long double sum = at(k, N + int(j));
+      long double sum = at(k, N + j);
       for (int l = k + 1; l < N; ++l) sum -= (long double)at(k, l) * solution[l];
       solution[k] = sum / at(k, k);
     }
     for (int k = 0; k < N; ++k)
-      entry(host, k, j) = typename CView::value_type(solution[k] * inverse_scale[k]);
+      coefficients[std::size_t(k) * K + j] = solution[k] * inverse_scale[k];
   }
+  return coefficients;
+}
+
+// coefficients = values (N x K row-major), through a host copy.
+template <class ExecSpace, class CView>
+void store_coefficients(const ExecSpace& space, const CView& coefficients,
+                        const std::vector<long double>& values) {
+  const std::int64_t K = columns(coefficients);
+  auto host            = Kokkos::create_mirror_view(coefficients);
+  for (std::int64_t k = 0; k < std::int64_t(coefficients.extent(0)); ++k)
+    for (std::int64_t j = 0; j < K; ++j)
+      entry(host, k, j) = typename CView::value_type(values[std::size_t(k * K + j)]);
   Kokkos::deep_copy(space, coefficients, host);
   fence(space, "recur::fit: the host copy is released");
+}
+
+template <class ExecSpace, class Family, class XView, class YView, class CView, class WView>
+void run_fit(const ExecSpace& space, const Family& family, const XView& x, const YView& y,
+             int N, const CView& coefficients, const WView& weights) {
+  const std::string where = "recur::fit: ";
+  check_fit_arguments<ExecSpace>(where, x, y, N, coefficients, weights);
+  const std::int64_t M = std::int64_t(x.extent(0));
+  const int K          = int(columns(coefficients));
+  if (M < N)
+    throw std::invalid_argument(where + "x has " + std::to_string(M) + " points, fewer than N = " +
+                                std::to_string(N) + " terms; a fit needs at least N points");
+  // Checked before any work is done.
+  const std::vector<double> inverse_scale = fit_inverse_scales(family, N, where);
+  ScopedRegion region("recur::fit");
+  std::int64_t bad = 0;
+  const std::vector<double> R = fit_triangle(space, family, x, y, N, K, weights, bad);
+  if (bad > 0) throw std::invalid_argument(bad_points_message<WView>(where, bad, M));
+  store_coefficients(space, coefficients, solve_triangle(R, N, K, inverse_scale, where));
 }
 
 }  // namespace impl

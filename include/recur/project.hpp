@@ -70,6 +70,76 @@ struct ScaleRows {
   }
 };
 
+// The checks of project's arguments that one process can make (project and
+// mpi::project); N <= n is the caller's, over all of its nodes.
+template <class NodesView, class WeightsView, class FView, class CView>
+void check_project_extents(const std::string& where, const NodesView& nodes,
+                           const WeightsView& weights, const FView& f, const CView& coefficients) {
+  const std::int64_t n = std::int64_t(f.extent(0)), N = std::int64_t(coefficients.extent(0));
+  const std::int64_t K = columns(coefficients);
+  if (nodes.extent(0) != std::size_t(n) || weights.extent(0) != std::size_t(n))
+    throw std::invalid_argument(where + "f has " + std::to_string(n) + " rows but nodes has " +
+                                std::to_string(nodes.extent(0)) + " entries and weights " +
+                                std::to_string(weights.extent(0)) +
+                                "; f must hold one value per node of the rule");
+  if (N < 1)
+    throw std::invalid_argument(where + "coefficients has N = " + std::to_string(N) +
+                                " rows; it needs N >= 1");
+  if (columns(f) != K)
+    throw std::invalid_argument(where + "f has " + std::to_string(columns(f)) +
+                                " columns but coefficients has " + std::to_string(K) +
+                                "; both have one column per function");
+}
+
+// c^ = V^T (w / mass ∘ f) with V(i, k) = q_k(nodes(i)), the orthonormal
+// basis: the coefficients in it, before the factors 1 / s_k. Any number of
+// nodes, none included (then c^ = 0).
+template <class ExecSpace, class Family, class NodesView, class WeightsView, class FView,
+          class CView>
+void orthonormal_sums(const ExecSpace& space, const Family& family, const NodesView& nodes,
+                      const WeightsView& weights, const FView& f, const CView& coefficients) {
+  using T           = typename CView::value_type;
+  using MemorySpace = typename ExecSpace::memory_space;
+  const std::int64_t n = std::int64_t(f.extent(0)), N = std::int64_t(coefficients.extent(0));
+  const std::int64_t K = columns(coefficients);
+  if (n == 0) {
+    Kokkos::deep_copy(space, coefficients, T(0));
+    return;
+  }
+  using Matrix = Kokkos::View<T**, Kokkos::LayoutLeft, MemorySpace>;
+  Matrix V(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::V"), n, N);
+  evaluate(space, orthonormal(family), nodes, V);
+
+  using GView = std::conditional_t<CView::rank == 1, Kokkos::View<T*, MemorySpace>, Matrix>;
+  GView g;
+  if constexpr (CView::rank == 1)
+    g = GView(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::g"), n);
+  else
+    g = GView(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::g"), n, K);
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  Kokkos::parallel_for("recur::project[weigh]", Range(space, 0, n * K),
+                       WeighSamples<WeightsView, FView, GView>{
+                           weights, f, g, double(1 / family.total_mass()), n});
+  transpose_product(space, V, g, coefficients);
+}
+
+// coefficients(k, j) *= scale[k].
+template <class ExecSpace, class CView, class T>
+void scale_rows(const ExecSpace& space, const CView& coefficients, const std::vector<T>& scale) {
+  using MemorySpace    = typename ExecSpace::memory_space;
+  const std::int64_t N = std::int64_t(coefficients.extent(0)), K = columns(coefficients);
+  Kokkos::View<T*, MemorySpace> on_space(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::scale"), N);
+  Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
+      scale.data(), N);
+  Kokkos::deep_copy(space, on_space, host);
+  Kokkos::parallel_for("recur::project[scale]",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0,
+                                                                                      N * K),
+                       ScaleRows<CView, decltype(on_space)>{coefficients, on_space, N});
+  fence(space, "recur::project: the host's scale factors are released");
+}
+
 }  // namespace impl
 
 /// Coefficients of f in `family` from f's values at the family's n-point
@@ -92,55 +162,22 @@ void project(const ExecSpace& space, const Family& family, const NodesView& node
   static_assert(Kokkos::is_view<NodesView>::value && impl::view_rank<NodesView> == 1 &&
                     Kokkos::is_view<WeightsView>::value && impl::view_rank<WeightsView> == 1,
                 "recur::project: nodes and weights must be rank-1 Views of n values");
-  using T           = typename CView::value_type;
-  using MemorySpace = typename ExecSpace::memory_space;
-  const std::int64_t n = std::int64_t(f.extent(0)), N = std::int64_t(coefficients.extent(0));
-  const std::int64_t K = impl::columns(coefficients);
+  using T                 = typename CView::value_type;
+  const std::int64_t n    = std::int64_t(f.extent(0)), N = std::int64_t(coefficients.extent(0));
   const std::string where = "recur::project: ";
-  if (nodes.extent(0) != std::size_t(n) || weights.extent(0) != std::size_t(n))
-    throw std::invalid_argument(where + "f has " + std::to_string(n) + " rows but nodes has " +
-                                std::to_string(nodes.extent(0)) + " entries and weights " +
-                                std::to_string(weights.extent(0)) +
-                                "; f must hold one value per node of the rule");
-  if (N < 1 || N > n)
+  impl::check_project_extents(where, nodes, weights, f, coefficients);
+  if (N > n)
     throw std::invalid_argument(where + "coefficients has N = " + std::to_string(N) +
                                 " rows but the rule has n = " + std::to_string(n) +
                                 " nodes; an n-point rule determines 1 <= N <= n coefficients");
-  if (impl::columns(f) != K)
-    throw std::invalid_argument(where + "f has " + std::to_string(impl::columns(f)) +
-                                " columns but coefficients has " + std::to_string(K) +
-                                "; both have one column per function");
   // p_k = s_k q_k: the factors 1 / s_k (checked before any work is done).
   std::vector<T> inverse;
   if constexpr (!impl::is_normalized<Family>::value)
     inverse = impl::inverse_orthonormal_scales<T>(family, int(N), where);
   impl::ScopedRegion region("recur::project");
-  using Matrix = Kokkos::View<T**, Kokkos::LayoutLeft, MemorySpace>;
-  Matrix V(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::V"), n, N);
-  evaluate(space, impl::orthonormal(family), nodes, V);
-
-  using GView = std::conditional_t<CView::rank == 1, Kokkos::View<T*, MemorySpace>, Matrix>;
-  GView g;
-  if constexpr (CView::rank == 1)
-    g = GView(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::g"), n);
-  else
-    g = GView(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::g"), n, K);
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_for("recur::project[weigh]", Range(space, 0, n * K),
-                       impl::WeighSamples<WeightsView, FView, GView>{
-                           weights, f, g, double(1 / family.total_mass()), n});
-  impl::transpose_product(space, V, g, coefficients);
-
-  if constexpr (!impl::is_normalized<Family>::value) {
-    Kokkos::View<T*, MemorySpace> scale(
-        Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::scale"), N);
-    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
-        inverse.data(), N);
-    Kokkos::deep_copy(space, scale, host);
-    Kokkos::parallel_for("recur::project[scale]", Range(space, 0, N * K),
-                         impl::ScaleRows<CView, decltype(scale)>{coefficients, scale, N});
-    impl::fence(space, "recur::project: the host's scale factors are released");
-  }
+  impl::orthonormal_sums(space, family, nodes, weights, f, coefficients);
+  if constexpr (!impl::is_normalized<Family>::value)
+    impl::scale_rows(space, coefficients, inverse);
 }
 
 /// recur::project with the n-point Gauss rule made for the call
