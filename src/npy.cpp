@@ -429,7 +429,7 @@ void widen(const unsigned char* data, std::size_t count, bool swap, std::vector<
 
 }  // namespace
 
-Vector read_vector(const std::string& path) {
+VectorPart read_vector_part(const std::string& path, const PartOf& part_of) {
   FileDescriptor file;
   file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (file.fd < 0) {
@@ -460,17 +460,33 @@ Vector read_vector(const std::string& path) {
                 "to use every entry");
 
   // With one extent 1, C and Fortran order hold the entries in the same order.
-  std::vector<unsigned char> data(count * size_of(header.dtype));
-  read_exactly(file.fd, header.data_offset, data.data(), data.size(), path);
+  const auto [first, part] = part_of(count);
+  if (first > count || part > count - first)
+    throw Error(path + ": entries " + std::to_string(first) + " to " + std::to_string(first + part) +
+                " asked for, beyond its " + std::to_string(count));
+  const std::size_t element = size_of(header.dtype);
+  std::vector<unsigned char> data(part * element);
+  read_exactly(file.fd, header.data_offset + std::uint64_t(first) * element, data.data(), data.size(),
+               path);
   const bool swap = header.big_endian != host_is_big_endian();
-  Vector vector;
-  vector.dtype = header.dtype;
+  VectorPart result;
+  result.length        = count;
+  result.first         = first;
+  result.vector.dtype  = header.dtype;
   if (header.dtype == DType::Float32)
-    widen<float, std::uint32_t>(data.data(), count, swap, vector.values);
+    widen<float, std::uint32_t>(data.data(), part, swap, result.vector.values);
   else
-    widen<double, std::uint64_t>(data.data(), count, swap, vector.values);
-  return vector;
+    widen<double, std::uint64_t>(data.data(), part, swap, result.vector.values);
+  return result;
 }
+
+Vector read_vector(const std::string& path) {
+  return read_vector_part(path, [](std::size_t length) {
+           return std::pair<std::size_t, std::size_t>(0, length);
+         }).vector;
+}
+
+
 
 std::string make_header(DType dtype, const std::vector<std::size_t>& shape, bool fortran_order) {
   std::string dict = std::string("{'descr': '") + (host_is_big_endian() ? '>' : '<') +

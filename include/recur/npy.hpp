@@ -9,6 +9,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -59,6 +61,18 @@ struct Vector {
 /// either byte order and either memory order. Throws Error naming `path`.
 Vector read_vector(const std::string& path);
 
+/// Which entries of a vector of `length` entries to read: (first, count).
+using PartOf = std::function<std::pair<std::size_t, std::size_t>(std::size_t length)>;
+
+/// Part of the vector read_vector reads: entries [first, first + count) of
+/// its `length`, (first, count) = part_of(length); only they are read.
+struct VectorPart {
+  std::size_t length = 0;
+  std::size_t first  = 0;
+  Vector vector;
+};
+VectorPart read_vector_part(const std::string& path, const PartOf& part_of);
+
 /// Writes one .npy file atomically: the data goes to a temporary file in the
 /// destination's folder, whose whole length is reserved up front (so a full
 /// disk is reported before anything is computed), and commit() renames it
@@ -87,6 +101,8 @@ class Writer {
 
   /// Elements in the array (the product of the shape).
   std::size_t elements() const { return elements_; }
+  /// Where the data start in the file: the header's length in bytes.
+  std::size_t data_offset() const { return data_offset_; }
   /// The temporary file being written (empty once committed).
   const std::string& temporary_path() const { return temporary_; }
 

@@ -99,88 +99,168 @@ FamilyChoice family_choice(const Arguments& arguments) {
   return choice;
 }
 
-int run_eval(const Arguments& arguments) {
-  EvalJob job;
+namespace {
+
+// What the command line asks of eval, checked.
+struct EvalOptions {
+  std::string x_path, out_path;
+  std::optional<std::string> derivative_path;
+  std::string layout, dtype;
+  bool strict = false;
+};
+
+EvalOptions parse_eval(const Arguments& arguments, EvalJob& job) {
+  EvalOptions o;
   job.family = family_choice(arguments);
   job.N      = int(parse_integer("n", arguments.required("n"), 1, INT_MAX, "N"));
-  const std::string x_path   = arguments.required("x");
-  const std::string out_path = arguments.required("out");
-  const std::optional<std::string> derivative_path = arguments.value("derivative");
+  o.x_path          = arguments.required("x");
+  o.out_path        = arguments.required("out");
+  o.derivative_path = arguments.value("derivative");
   job.policy = choice_of(arguments, "policy", {"auto", "thread", "staged", "scan"}, "auto");
   job.fast   = choice_of(arguments, "precision", {"accurate", "fast"}, "accurate") == "fast";
-  const std::string layout = choice_of(arguments, "layout", {"row", "col"}, "row");
-  const std::string dtype  = choice_of(arguments, "dtype", {"float32", "float64"}, "");
+  o.layout   = choice_of(arguments, "layout", {"row", "col"}, "row");
+  o.dtype    = choice_of(arguments, "dtype", {"float32", "float64"}, "");
   if (auto chunk = arguments.value("chunk"))
     job.chunk_rows = std::size_t(parse_integer("chunk", *chunk, 1, LLONG_MAX, "ROWS"));
-  const bool strict = arguments.has("strict");
+  o.strict = arguments.has("strict");
 
-  if (derivative_path && (job.policy == "staged" || job.policy == "scan"))
+  if (o.derivative_path && (job.policy == "staged" || job.policy == "scan"))
     throw UsageError("--derivative needs --policy auto or thread; " + job.policy +
                      " does not fill derivatives");
-  if (same_file(out_path, x_path))
-    throw UsageError("--out " + out_path + " is the input --x; write the output to another file");
-  if (derivative_path && same_file(*derivative_path, x_path))
-    throw UsageError("--derivative " + *derivative_path +
+  if (same_file(o.out_path, o.x_path))
+    throw UsageError("--out " + o.out_path + " is the input --x; write the output to another file");
+  if (o.derivative_path && same_file(*o.derivative_path, o.x_path))
+    throw UsageError("--derivative " + *o.derivative_path +
                      " is the input --x; write the output to another file");
-  if (derivative_path && same_file(*derivative_path, out_path))
-    throw UsageError("--derivative and --out are the same file " + out_path +
+  if (o.derivative_path && same_file(*o.derivative_path, o.out_path))
+    throw UsageError("--derivative and --out are the same file " + o.out_path +
                      "; give them different paths");
+  return o;
+}
 
-  const npy::Vector x = read_x(x_path);
-  std::size_t nans = 0, infinities = 0, first_bad = 0;
-  for (std::size_t i = 0; i < x.values.size(); ++i) {
-    const bool nan = std::isnan(x.values[i]), infinite = std::isinf(x.values[i]);
-    if ((nan || infinite) && nans + infinities == 0) first_bad = i;
+// NaN and infinite x of all ranks: a warning from rank 0, or with --strict
+// an error on every rank.
+void check_finite(const npy::VectorPart& x, bool strict) {
+  std::size_t nans = 0, infinities = 0, first_bad = SIZE_MAX;
+  for (std::size_t i = 0; i < x.vector.values.size(); ++i) {
+    const bool nan = std::isnan(x.vector.values[i]), infinite = std::isinf(x.vector.values[i]);
+    if ((nan || infinite) && first_bad == SIZE_MAX) first_bad = x.first + i;
     nans += nan;
     infinities += infinite;
   }
-  if (nans + infinities > 0) {
-    const std::string count = std::to_string(nans) + " NaN and " + std::to_string(infinities) +
-                              " infinite values of " + std::to_string(x.values.size()) +
-                              " (the first at row " + std::to_string(first_bad) + ")";
-    if (strict)
-      throw std::runtime_error("x holds " + count +
-                               "; --strict refuses them: remove those rows, or drop --strict to "
-                               "compute them as data");
-    warn("x holds " + count + "; their rows are NaN");
-  }
+  nans       = ranks::sum(nans);
+  infinities = ranks::sum(infinities);
+  first_bad  = ranks::min(first_bad);
+  if (nans + infinities == 0) return;
+  const std::string count = std::to_string(nans) + " NaN and " + std::to_string(infinities) +
+                            " infinite values of " + std::to_string(x.length) +
+                            " (the first at row " + std::to_string(first_bad) + ")";
+  if (strict)
+    throw std::runtime_error("x holds " + count +
+                             "; --strict refuses them: remove those rows, or drop --strict to "
+                             "compute them as data");
+  if (ranks::rank() == 0) warn("x holds " + count + "; their rows are NaN");
+}
 
-  const npy::DType type = dtype.empty()        ? x.dtype
-                          : dtype == "float32" ? npy::DType::Float32
-                                               : npy::DType::Float64;
-  const bool column_major = layout == "col";
-  const std::size_t M     = x.values.size();
-  job.x                   = &x.values;
+}  // namespace
+
+// Across MPI ranks (mpirun/srun): every rank reads its even share of x's rows
+// (only those), computes them on its device and writes them into one file
+// through MPI-IO, byte for byte the file of one process. Every step that can
+// fail on one rank is agreed on by all (ranks::step), so that all end with
+// the same exit status, rank 0 prints the one message, and the output's
+// temporary file (rank 0's npy::Writer) is committed only when every rank
+// succeeded.
+int run_eval(const Arguments& arguments) {
+  EvalJob job;
+  EvalOptions o;
+  ranks::step([&] { o = parse_eval(arguments, job); });
+  npy::VectorPart x;
+  ranks::step([&] {
+    x = read_x_part(o.x_path, [](std::size_t M) { return ranks::share(M); });
+  });
+  check_finite(x, o.strict);
+
+  const npy::DType type = o.dtype.empty()        ? x.vector.dtype
+                          : o.dtype == "float32" ? npy::DType::Float32
+                                                 : npy::DType::Float64;
+  const bool column_major = o.layout == "col";
+  const std::size_t M     = x.length;
+  job.x                   = &x.vector.values;
+  job.total_rows          = M;
+  job.first_row           = x.first;
 
   KokkosSession kokkos;
   // A row too long for memory fails here, before any file is made.
-  const bool derivatives = derivative_path.has_value();
+  const bool derivatives = o.derivative_path.has_value();
   const Kokkos::DefaultExecutionSpace space;
-  const std::size_t rows = type == npy::DType::Float32
-                               ? default_chunk_rows<float>(space, M, job.N, derivatives)
-                               : default_chunk_rows<double>(space, M, job.N, derivatives);
-  if (job.chunk_rows == 0) job.chunk_rows = rows;
+  ranks::step([&] {
+    const std::size_t m    = x.vector.values.size();
+    const std::size_t rows = type == npy::DType::Float32
+                                 ? default_chunk_rows<float>(space, m, job.N, derivatives)
+                                 : default_chunk_rows<double>(space, m, job.N, derivatives);
+    if (job.chunk_rows == 0) job.chunk_rows = rows;
+  });
 
+  // Rank 0 makes the outputs (temporary files, reserved, headers written),
+  // and alone commits them.
   const std::vector<std::size_t> shape{M, std::size_t(job.N)};
   std::unique_ptr<npy::Writer> values, derivative;
-  std::unique_ptr<TemporaryGuard> values_guard, derivative_guard;
-  {
+  // A signal that ends any rank (mpirun ends the others with one) removes
+  // the temporary files; on rank 0 no signal falls between their making and
+  // their guards.
+  std::unique_ptr<TemporaryGuard> guards[2];
+  std::string paths[2];
+  ranks::step([&] {
+    if (ranks::rank() != 0) return;
     const HeldSignals held;
-    values       = std::make_unique<npy::Writer>(out_path, type, shape, column_major);
-    values_guard = std::make_unique<TemporaryGuard>(0, values->temporary_path());
+    values    = std::make_unique<npy::Writer>(o.out_path, type, shape, column_major);
+    paths[0]  = values->temporary_path();
+    guards[0] = std::make_unique<TemporaryGuard>(0, paths[0]);
     if (derivatives) {
-      derivative       = std::make_unique<npy::Writer>(*derivative_path, type, shape, column_major);
-      derivative_guard = std::make_unique<TemporaryGuard>(1, derivative->temporary_path());
+      derivative = std::make_unique<npy::Writer>(*o.derivative_path, type, shape, column_major);
+      paths[1]   = derivative->temporary_path();
+      guards[1]  = std::make_unique<TemporaryGuard>(1, paths[1]);
     }
-  }
+  });
+  ranks::broadcast(paths[0]);
+  ranks::broadcast(paths[1]);
+  if (ranks::rank() != 0)
+    for (int f = 0; f < 2; ++f) guards[f] = std::make_unique<TemporaryGuard>(f, paths[f]);
   job.values      = values.get();
   job.derivatives = derivative.get();
-  Progress progress(M, std::size_t(job.N) * npy::size_of(type) * (derivatives ? 2 : 1));
-  job.progress = &progress;
+#ifdef RECUR_ENABLE_MPI
+  std::unique_ptr<ranks::SharedFile> shared[2];
+  if (ranks::many()) {
+    const std::string header = npy::make_header(type, shape, column_major);
+    ranks::step([&] {
+      for (int f = 0; f < (derivatives ? 2 : 1); ++f)
+        shared[f] = std::make_unique<ranks::SharedFile>(paths[f], type, M, std::size_t(job.N),
+                                                        column_major, header.size());
+    });
+    job.shared_values      = shared[0].get();
+    job.shared_derivatives = shared[1].get();
+  }
+#endif
+  std::unique_ptr<Progress> progress;
+  if (ranks::rank() == 0) {
+    progress = std::make_unique<Progress>(x.vector.values.size(),
+                                          std::size_t(job.N) * npy::size_of(type) *
+                                              (derivatives ? 2 : 1));
+    job.progress = progress.get();
+  }
   writer_for(type, column_major)(job);
-  progress.finish();
-  if (derivative) derivative->commit();
-  values->commit();
+  if (progress) progress->finish();
+#ifdef RECUR_ENABLE_MPI
+  ranks::step([&] {
+    for (auto& file : shared)
+      if (file) file->close();
+  });
+#endif
+  ranks::step([&] {
+    if (derivative) derivative->commit();
+    if (values) values->commit();
+  });
   return 0;
 }
 

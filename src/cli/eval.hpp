@@ -3,6 +3,7 @@
 
 #include "families.hpp"
 #include "progress.hpp"
+#include "ranks.hpp"
 
 #include <recur/npy.hpp>
 
@@ -22,10 +23,18 @@ struct EvalJob {
   std::string policy;          ///< auto, thread, staged or scan
   bool fast = false;           ///< recur::Fast, else recur::Accurate
   std::size_t chunk_rows = 0;  ///< 0: recur::default_chunk_rows
-  const std::vector<double>* x = nullptr;
+  const std::vector<double>* x = nullptr;  ///< this rank's rows of x
+  std::size_t total_rows = 0;  ///< M, all ranks' rows
+  std::size_t first_row  = 0;  ///< where this rank's rows start
   npy::Writer* values      = nullptr;
   npy::Writer* derivatives = nullptr;  ///< null without --derivative
-  Progress* progress       = nullptr;
+#ifdef RECUR_ENABLE_MPI
+  /// Across ranks: the files all ranks write (instead of the Writers, which
+  /// rank 0 holds to commit them).
+  ranks::SharedFile* shared_values      = nullptr;
+  ranks::SharedFile* shared_derivatives = nullptr;
+#endif
+  Progress* progress = nullptr;  ///< null: no progress drawn
 };
 
 /// Streams V (and dV) of the job into its writers, with values of type T in

@@ -2,6 +2,7 @@
 // .npy file.
 
 #include "commands.hpp"
+#include "ranks.hpp"
 #include "errors.hpp"
 
 #include <recur/gauss.hpp>
@@ -70,7 +71,9 @@ std::vector<T> nodes_and_weights(const Family& family, int n) {
 
 }  // namespace
 
-int run_gauss(const Arguments& arguments) {
+namespace {
+
+int write_gauss(const Arguments& arguments) {
   const FamilyChoice choice = family_choice(arguments);
   const int n = int(parse_integer("n", arguments.required("n"), 1, INT_MAX / 2, "N"));
   const std::string out = arguments.required("out");
@@ -105,6 +108,18 @@ int run_gauss(const Arguments& arguments) {
   });
   writer.commit();
   return 0;
+}
+
+}  // namespace
+
+// Across MPI ranks, rank 0 alone makes the rule and writes it; every rank
+// ends with its status.
+int run_gauss(const Arguments& arguments) {
+  int status = 0;
+  ranks::step([&] {
+    if (ranks::rank() == 0) status = write_gauss(arguments);
+  });
+  return status;
 }
 
 }  // namespace recur::cli

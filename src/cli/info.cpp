@@ -1,6 +1,7 @@
 // recur info: versions, backends, devices and memory.
 
 #include "commands.hpp"
+#include "ranks.hpp"
 
 #include <recur/stream.hpp>
 #include <recur/version.hpp>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -32,6 +34,39 @@ std::string gib(double bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(1u << 30));
   return text;
+}
+
+// The node-local rank that launchers give (Open MPI, Slurm, MPICH's Hydra,
+// MVAPICH2), or -1.
+int local_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID",
+                           "MV2_COMM_WORLD_LOCAL_RANK", "PMI_LOCAL_RANK"})
+    if (const char* value = std::getenv(name)) return std::atoi(value);
+  return -1;
+}
+
+// "rank R of P on HOST (local rank L): DEVICE".
+std::string rank_line() {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  std::ostringstream line;
+  line << "  rank " << ranks::rank() << " of " << ranks::count() << " on " << host
+       << " (local rank " << local_rank() << "): ";
+#ifdef KOKKOS_ENABLE_CUDA
+  const int device = Kokkos::Cuda().cuda_device();
+  cudaDeviceProp properties;
+  if (cudaGetDeviceProperties(&properties, device) == cudaSuccess) {
+    char id[32];
+    std::snprintf(id, sizeof id, "%04x:%02x:%02x", properties.pciDomainID, properties.pciBusID,
+                  properties.pciDeviceID);
+    line << "CUDA device " << device << " (" << properties.name << ", PCI " << id << ")";
+  }
+#else
+  line << Kokkos::DefaultExecutionSpace::name() << ", "
+       << Kokkos::DefaultExecutionSpace().concurrency() << " threads";
+#endif
+  line << "\n";
+  return line.str();
 }
 
 }  // namespace
@@ -65,6 +100,10 @@ int run_info(const Arguments&) {
     }
   }
 #endif
+  // Under MPI, one line a rank: where it runs and on what.
+  const std::string ranks_lines = ranks::gather_lines(rank_line());
+  if (ranks::rank() != 0) return 0;
+  if (ranks::many()) out << "MPI ranks:\n" << ranks_lines;
   out << "\nKokkos configuration:\n";
   Kokkos::print_configuration(out, false);
   std::cout << out.str();

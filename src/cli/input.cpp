@@ -52,7 +52,7 @@ npy::Vector read_text(const std::string& path) {
 
 }  // namespace
 
-npy::Vector read_x(const std::string& path) {
+npy::VectorPart read_x_part(const std::string& path, const npy::PartOf& part_of) {
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
   if (!std::filesystem::exists(status)) throw npy::Error(path + ": no such file");
@@ -60,8 +60,16 @@ npy::Vector read_x(const std::string& path) {
   if (std::filesystem::is_regular_file(status) && std::filesystem::file_size(path, error) == 0)
     throw npy::Error(path + " is empty (0 bytes); give a .npy file or a text file with one x per line");
   if (has_npy_magic(path) || std::filesystem::path(path).extension() == ".npy")
-    return npy::read_vector(path);
-  return read_text(path);
+    return npy::read_vector_part(path, part_of);
+  npy::VectorPart part;
+  part.vector              = read_text(path);
+  part.length              = part.vector.values.size();
+  const auto [first, count] = part_of(part.length);
+  part.first               = first;
+  std::vector<double>& values = part.vector.values;
+  values.erase(values.begin() + std::ptrdiff_t(first + count), values.end());
+  values.erase(values.begin(), values.begin() + std::ptrdiff_t(first));
+  return part;
 }
 
 }  // namespace recur::cli

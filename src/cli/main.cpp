@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "errors.hpp"
+#include "ranks.hpp"
 
 #include <recur/version.hpp>
 
@@ -186,20 +187,19 @@ int main(int argc, char* argv[]) {
     }
     if (std::strncmp(argv[i], "--kokkos-", 9) == 0) kokkos_arguments.emplace_back(argv[i]);
   }
+  // Under mpirun or srun, MPI for the whole command; every rank ends with
+  // the same status, and only rank 0 prints the message.
+  const ranks::Session mpi(argc, argv);
   try {
     const Arguments arguments(*command, argc, argv, 2);
     if (command == &eval_command) return run_eval(arguments);
     if (command == &gauss_command) return run_gauss(arguments);
     return run_info(arguments);
-  } catch (const UsageError& error) {
-    std::fprintf(stderr, "recur %s: error: %s\n", command->name, one_line(error.what()).c_str());
-    return 2;
-  } catch (const std::invalid_argument& error) {
-    // The families' parameter checks, and extents recur refuses.
-    std::fprintf(stderr, "recur %s: error: %s\n", command->name, one_line(error.what()).c_str());
-    return 2;
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "recur %s: error: %s\n", command->name, one_line(error.what()).c_str());
-    return 1;
+    // Status 2: a mistake on the command line, or a value recur refuses (the
+    // families' parameter checks, extents); 1: any other failure.
+    if (ranks::rank() == 0)
+      std::fprintf(stderr, "recur %s: error: %s\n", command->name, one_line(error.what()).c_str());
+    return ranks::status_of(error);
   }
 }
