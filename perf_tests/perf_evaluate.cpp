@@ -17,6 +17,7 @@
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
 
+#include "perf_mpi.hpp"
 #include "perf_support.hpp"
 #include "recur_perf_commit.hpp"
 
@@ -339,6 +340,8 @@ void add_space() {
 }  // namespace recur_perf
 
 int main(int argc, char* argv[]) {
+  // Under mpirun/srun: MPI for the run, the ranks in step (perf_mpi.hpp).
+  recur_perf::Ranks ranks(argc, argv);
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
 #ifdef KOKKOS_ENABLE_CUDA
@@ -357,6 +360,10 @@ int main(int argc, char* argv[]) {
   benchmark::AddCustomContext("default_execution_space",
                               Kokkos::DefaultExecutionSpace::name());
   benchmark::AddCustomContext("kokkos_configuration", configuration.str());
-  benchmark::RunSpecifiedBenchmarks();
+  if (ranks.active()) {
+    ranks.run();
+  } else {
+    benchmark::RunSpecifiedBenchmarks();
+  }
   benchmark::Shutdown();
 }

@@ -21,6 +21,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <exception>
 #include <stdexcept>
 #include <string>
@@ -49,6 +50,17 @@ inline Rows rows_of(MPI_Comm comm, std::int64_t M) {
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
   return rows_of(M, rank, ranks);
+}
+
+/// Whether an MPI launcher started this process (mpirun, mpiexec, srun: the
+/// environment variables of Open MPI, PMIx, PMI-1/2 and MVAPICH2 say so).
+/// recur's command and perf suite start MPI only then, so that running them
+/// alone never does.
+inline bool started_by_launcher() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK",
+                           "MV2_COMM_WORLD_SIZE"})
+    if (std::getenv(name) != nullptr) return true;
+  return false;
 }
 
 namespace impl {

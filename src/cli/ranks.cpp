@@ -19,15 +19,6 @@ namespace recur::cli::ranks {
 
 namespace {
 
-bool started_by_launcher() {
-  // Open MPI's mpirun, PMIx (srun, recent launchers), PMI-1/2 (MPICH's
-  // Hydra, srun --mpi=pmi2), MVAPICH2.
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK",
-                           "MV2_COMM_WORLD_SIZE"})
-    if (std::getenv(name) != nullptr) return true;
-  return false;
-}
-
 bool initialized() {
   int flag = 0;
   MPI_Initialized(&flag);
@@ -46,7 +37,7 @@ std::string mpi_error(int code) {
 }  // namespace
 
 Session::Session(int& argc, char**& argv) {
-  if (!started_by_launcher()) return;
+  if (!recur::mpi::started_by_launcher()) return;
   // The chunks of evaluate_streamed reach the file from its worker thread,
   // one call at a time.
   int provided = 0;
