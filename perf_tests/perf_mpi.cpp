@@ -10,6 +10,8 @@
 #include <recur/evaluate.hpp>
 #include <recur/fit.hpp>
 #include <recur/mpi.hpp>
+#include <recur/npy.hpp>
+#include <recur/stream.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
@@ -106,6 +108,53 @@ void mpi_fit(benchmark::State& state) {
   state.counters["ranks"]              = ranks_of();
 }
 
+// The pipeline of `recur eval` across ranks into one .npy file: every rank
+// 2^log2m rows, streamed from its device (evaluate_streamed, chunks of the
+// smallest default of the ranks) into its rows of one file (C order) by
+// MPI-IO collective writes, rank 0 writing the header. The file is made in
+// $RECUR_PERF_DIR (default: the working directory; on a cluster, a shared
+// file system) and removed after. A fixed number of iterations: the writes
+// are collective.
+template <class Space, class T>
+void mpi_eval_file(benchmark::State& state) {
+  const std::int64_t m = std::int64_t(1) << state.range(0);
+  const int N          = int(state.range(1));
+  const int rank = rank_of(), ranks = ranks_of();
+  const std::size_t M  = std::size_t(m) * std::size_t(ranks);
+  const Space space;
+  const char* dir        = std::getenv("RECUR_PERF_DIR");
+  const std::string path = std::string(dir ? dir : ".") + "/recur_perf_mpi_eval_file.npy";
+  const auto dtype       = sizeof(T) == 4 ? recur::npy::DType::Float32 : recur::npy::DType::Float64;
+  const std::string header = recur::npy::make_header(dtype, {M, std::size_t(N)}, false);
+  Kokkos::View<double*, Kokkos::HostSpace> x("x", m);
+  for (std::int64_t i = 0; i < m; ++i) x(i) = -1 + 2 * double(rank * m + i) / double(M);
+  unsigned long long rows = recur::default_chunk_rows<T>(space, std::size_t(m), N);
+  MPI_Allreduce(MPI_IN_PLACE, &rows, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  recur::StreamOptions options;
+  options.chunk_rows = std::size_t(rows);
+  const MPI_Datatype type = sizeof(T) == 4 ? MPI_FLOAT : MPI_DOUBLE;
+  const double t = run(state, space, [&] {
+    MPI_File file;
+    if (MPI_File_open(MPI_COMM_WORLD, path.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY,
+                      MPI_INFO_NULL, &file) != MPI_SUCCESS)
+      throw std::runtime_error("recur_perf: cannot open " + path + " through MPI-IO");
+    if (rank == 0)
+      MPI_File_write_at(file, 0, header.data(), int(header.size()), MPI_CHAR, MPI_STATUS_IGNORE);
+    recur::evaluate_streamed<T, Kokkos::LayoutRight>(
+        space, recur::HermiteENormalized{}, x, N,
+        [&](const recur::StreamChunk<T, Kokkos::LayoutRight>& chunk) {
+          const std::size_t first = std::size_t(rank * m) + chunk.first_row;
+          MPI_File_write_at_all(file, MPI_Offset(header.size() + first * N * sizeof(T)),
+                                chunk.V.data(), int(chunk.V.size()), type, MPI_STATUS_IGNORE);
+        },
+        options);
+    MPI_File_close(&file);
+  });
+  if (rank == 0) MPI_File_delete(path.c_str(), MPI_INFO_NULL);
+  state.counters["GBps"]  = double(m) * (N + 1) * sizeof(T) / t / 1e9;
+  state.counters["ranks"] = ranks;
+}
+
 template <class Space>
 void add_entries() {
   constexpr bool device =
@@ -122,6 +171,17 @@ void add_entries() {
        "/float/LayoutRight/HermiteENormalized");
   eval(mpi_eval<Space, double, Kokkos::LayoutRight, recur::HermiteENormalized>,
        "/double/LayoutRight/HermiteENormalized");
+  for (auto* function : {mpi_eval_file<Space, float>, mpi_eval_file<Space, double>})
+    benchmark::RegisterBenchmark(("mpi_eval_file/" + space +
+                                  (function == mpi_eval_file<Space, float> ? "/float" : "/double") +
+                                  "/LayoutRight/HermiteENormalized")
+                                     .c_str(),
+                                 function)
+        ->ArgNames({"log2m", "N"})
+        ->Args({device ? 24 : 20, 32})
+        ->Iterations(3)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark(("mpi_fit/" + space + "/double/Legendre").c_str(), mpi_fit<Space>)
       ->ArgNames({"log2M", "N"})
       ->Args({device ? 24 : 22, 32})
@@ -233,7 +293,8 @@ std::string describe_rank() {
 Ranks::Ranks(int& argc, char**& argv) {
   if (!recur::mpi::started_by_launcher()) return;
   int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  // evaluate_streamed hands chunks to the file from its worker thread.
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
   active_ = true;
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
