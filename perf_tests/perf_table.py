@@ -8,6 +8,15 @@ policy and shape.
 
     perf_tests/perf_table.py build/openmp/perf.json > table.md
     perf_tests/perf_table.py perf.json --plot docs/perf.png --space Cuda
+
+Given several JSON files (runs on other machines, backends or rank counts,
+e.g. of recur_perf under mpirun/srun), it merges them instead: one table with
+a column per run (its machine, backend and ranks) and a row per benchmark, and
+a weak-scaling table of the entries that ran on several rank counts
+(aggregate GB/s, and the efficiency against ranks x the one-rank figure of
+the same machine); --plot then draws that scaling:
+
+    perf_tests/perf_table.py run-1rank.json run-2ranks.json run-4ranks.json --plot scaling.png
 """
 import argparse
 import json
@@ -130,15 +139,98 @@ def plot(data, out, space):
     fig.savefig(out, dpi=110)
 
 
+def run_label(data):
+    """Machine, backend and ranks of one run, from its context."""
+    context = data["context"]
+    ranks = int(context.get("mpi_ranks", 1))
+    where = context.get("rank_0") or f"host {context.get('host_name')}"
+    host = where.split(",")[0].replace("host ", "")
+    backend = context.get("default_execution_space", "?")
+    return f"{host} {backend} {ranks} rank{'s' if ranks > 1 else ''}", host, backend, ranks
+
+
+def entries(data):
+    """name -> (ms, aggregate or own GB/s) of every run of one file."""
+    out = {}
+    for b in data["benchmarks"]:
+        if b.get("run_type") == "aggregate" or b.get("error_occurred"):
+            continue
+        name = b["name"].replace("/manual_time", "")
+        ms = b["real_time"] if b["time_unit"] == "ms" else b["real_time"] / 1e6
+        out[name] = (ms, b.get("aggregate_GBps", b.get("GBps")))
+    return out
+
+
+def merged(paths, plot_path):
+    runs = []
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        label, host, backend, ranks = run_label(data)
+        runs.append(dict(path=path, label=label, host=host, backend=backend, ranks=ranks,
+                         commit=data["context"].get("git_commit"), date=data["context"].get("date"),
+                         entries=entries(data)))
+    for r in runs:
+        print(f"<!-- {r['path']}: {r['label']}, commit {r['commit']}, {r['date']} -->")
+    names = sorted({n for r in runs for n in r["entries"]})
+    print("| benchmark | " + " | ".join(r["label"] for r in runs) + " |")
+    print("| --- |" + " ---: |" * len(runs))
+    for name in names:
+        cells = []
+        for r in runs:
+            e = r["entries"].get(name)
+            cells.append("—" if e is None else
+                         f"{e[0]:.3f} ms" + (f", {e[1]:.3g} GB/s" if e[1] is not None else ""))
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    # Weak scaling: the same entry and machine and backend over rank counts.
+    series = {}
+    for r in runs:
+        for name, (ms, rate) in r["entries"].items():
+            if name.startswith("mpi_") and rate is not None:
+                series.setdefault((name, r["host"], r["backend"]), {})[r["ranks"]] = rate
+    series = {k: v for k, v in series.items() if len(v) > 1 and 1 in v}
+    if not series:
+        return
+    print()
+    print("| entry | machine, backend | ranks | aggregate GB/s | efficiency |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for (name, host, backend), by_ranks in sorted(series.items()):
+        for ranks, rate in sorted(by_ranks.items()):
+            efficiency = rate / (ranks * by_ranks[1])
+            print(f"| {name} | {host}, {backend} | {ranks} | {rate:.3g} | {efficiency:.2f} |")
+    if plot_path:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for (name, host, backend), by_ranks in sorted(series.items()):
+            ranks = sorted(by_ranks)
+            ax.plot(ranks, [by_ranks[p] for p in ranks], marker="o",
+                    label=f"{name.split('/log2')[0]} ({host}, {backend})")
+            ax.plot(ranks, [p * by_ranks[1] for p in ranks], color="grey", linewidth=0.5,
+                    linestyle="--")
+        ax.set_xlabel("ranks")
+        ax.set_ylabel("aggregate GB/s")
+        ax.set_xticks(sorted({p for v in series.values() for p in v}))
+        ax.set_title("recur_perf weak scaling (dashed: ranks x one rank)", fontsize=9)
+        ax.legend(fontsize=6)
+        fig.tight_layout()
+        fig.savefig(plot_path, dpi=110)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("result", help="recur_perf JSON output")
+    parser.add_argument("result", nargs="+", help="recur_perf JSON output(s); several are merged")
     parser.add_argument("--space", help="only this execution space (Cuda, OpenMP, Serial)")
-    parser.add_argument("--plot", metavar="PNG", help="also write a plot of the fractions")
+    parser.add_argument("--plot", metavar="PNG", help="also write a plot of the fractions "
+                        "(of the scaling, for several files)")
     args = parser.parse_args()
-    with open(args.result) as f:
+    if len(args.result) > 1:
+        merged(args.result, args.plot)
+        return
+    with open(args.result[0]) as f:
         data = json.load(f)
-    table(data, args.result, args.space)
+    table(data, args.result[0], args.space)
     other_table(data, args.space)
     if args.plot:
         plot(data, args.plot, args.space)
