@@ -175,21 +175,27 @@ def main():
             if not marker:
                 errors.append(f"{where}: a ```cpp block without a '<!-- compiled ... -->' comment right before it")
                 continue
-            code = match.group(1)
             ident = f"docs_block_{re.sub(r'[^A-Za-z0-9]', '_', name)}_{line}"
+            # #include lines go to the top of the file; a block that includes
+            # recur/mpi.hpp is compiled where recur has MPI (and its run()
+            # should not need an MPI launcher: compile-only file-scope code).
+            body = []
+            for code_line in match.group(1).splitlines():
+                (includes.add(code_line) if code_line.startswith("#include") else body.append(code_line))
+            code = "\n".join(body) + "\n"
+            guard = "RECUR_ENABLE_MPI" if "#include <recur/mpi.hpp>" in match.group(1) else None
             if marker.group(1).startswith("in a function"):
-                body = []
-                for code_line in code.splitlines():
-                    (includes.add(code_line) if code_line.startswith("#include") else body.append(code_line))
                 units.append(f"// {where}\nnamespace {ident} {{\nvoid run() {{\n{marker.group(2)}\n"
-                             + "\n".join(body) + "\n}\n}  // namespace " + ident + "\n")
+                             + code + "}\n}  // namespace " + ident + "\n")
             else:
                 units.append(f"// {where}\nnamespace {ident} {{\n{code}\nvoid run() {{\n{marker.group(2)}\n}}\n"
                              f"}}  // namespace {ident}\n")
-            runs.append((ident, where, None))
+            runs.append((ident, where, guard))
         for match in SPAN.finditer(text):
             function, args = match.group(1), match.group(2)
-            if "..." in args:
+            # recur::mpi's calls are collective and run under a launcher: the
+            # MPI block of docs/clusters.md compiles them instead.
+            if "..." in args or function.startswith("recur::mpi::"):
                 continue
             short = re.sub(r"<.*", "", function).split("::")[-1]
             if short not in CONTEXTS:
@@ -209,7 +215,11 @@ def main():
         sys.exit("extract_examples.py:\n  " + "\n  ".join(errors))
     guarded = lambda text, guard: f"#ifdef {guard}\n{text}#endif\n" if guard else text
     with open(output, "w", encoding="utf-8") as out:
-        out.write(HEADER + "".join(sorted(i + "\n" for i in includes)) + SUPPORT)
+        mpi_include = "#include <recur/mpi.hpp>"
+        out.write(HEADER + "".join(sorted(i + "\n" for i in includes if i != mpi_include)))
+        if mpi_include in includes:
+            out.write(guarded(mpi_include + "\n", "RECUR_ENABLE_MPI"))
+        out.write(SUPPORT)
         for unit, (ident, where, guard) in zip(units, runs):
             out.write(guarded(unit, guard))
         out.write("\nint main(int argc, char* argv[]) {\n  Kokkos::ScopeGuard kokkos(argc, argv);\n")
