@@ -28,6 +28,11 @@ void print_configuration(std::ostream& out) {
 #else
       << "; Kokkos Kernels off"
 #endif
+#ifdef RECUR_ENABLE_MPI
+      << "; MPI on (recur/mpi.hpp)"
+#else
+      << "; MPI off"
+#endif
 #ifdef RECUR_ENABLE_ETI
       << "; precompiled evaluate instances on"
 #else
