@@ -3,6 +3,7 @@
 #include "test_support.hpp"
 
 #include <cstdio>
+#include <cstring>
 
 namespace series_test {
 
@@ -64,6 +65,42 @@ TYPED_TEST(Series, MatchesTheDirectSumForEveryKindOfFamily) {
     expect_series_matches<C>(recur::GegenbauerNormalized{1.5}, 41, N, 3, 1.0);
     expect_series_matches<C>(recur::HermiteFunction{}, 41, N, 3, 8.0);
   }
+}
+
+// Every x of a lockstep block (8 a work item on CPUs) gets, bit for bit,
+// what it gets alone: the sums of 13 x (a block and a partial one) against
+// 13 calls of one x each, values and derivatives, with lanes scaled apart
+// (He_n's functions at |x| up to 30 pass 2^256 at different n).
+TYPED_TEST(Series, EveryLaneGivesWhatOneXGetsAlone) {
+  using C     = TypeParam;
+  using T     = typename C::scalar;
+  using Space = typename C::space;
+  const int M = 13, N = 300, K = 2;
+  const auto xs = sample_points<T>(M, 30.0);
+  const auto x  = to_device<typename C::XView>(xs);
+  Kokkos::View<T**, typename C::layout, Space> coefficients("C", N, K);
+  auto c = Kokkos::create_mirror_view(coefficients);
+  for (int n = 0; n < N; ++n)
+    for (int k = 0; k < K; ++k) c(n, k) = T(std::sin(1.0 + n + 7.0 * k));
+  Kokkos::deep_copy(coefficients, c);
+  const auto check = [&](const auto& family) {
+    typename C::VView Y("Y", M, K), dY("dY", M, K);
+    recur::series(Space{}, family, coefficients, x, Y, dY);
+    const auto y = to_host(Y), dy = to_host(dY);
+    for (int i = 0; i < M; ++i) {
+      const auto one = to_device<typename C::XView>(std::vector<T>{xs[i]});
+      typename C::VView Y1("Y1", 1, K), dY1("dY1", 1, K);
+      recur::series(Space{}, family, coefficients, one, Y1, dY1);
+      const auto y1 = to_host(Y1), dy1 = to_host(dY1);
+      for (int k = 0; k < K; ++k) {
+        EXPECT_EQ(std::memcmp(&y(i, k), &y1(0, k), sizeof(T)), 0) << family.name() << " x = " << xs[i];
+        EXPECT_EQ(std::memcmp(&dy(i, k), &dy1(0, k), sizeof(T)), 0) << family.name() << " x = " << xs[i];
+      }
+    }
+  };
+  check(recur::HermiteE{});
+  check(recur::HermiteFunction{});
+  check(recur::Legendre{});
 }
 
 #ifdef RECUR_ENABLE_KOKKOSKERNELS

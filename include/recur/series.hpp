@@ -78,12 +78,15 @@ void run_series(const ExecSpace& space, const Family& family, const CView& C, co
   ScopedRegion region("recur::series");
   if (Y.size() == 0) return;
   const auto kernel = make_kernel<T, Precision>(space, family, int(C.extent(0)));
-  using Functor = SeriesFunctor<T, std::decay_t<decltype(kernel)>, XView, CView, YView, DView>;
+  // CPUs: 8 x a work item in lockstep (impl/series.hpp); GPUs: one.
+  constexpr int B = is_host_space_v<ExecSpace> ? 8 : 1;
+  using Functor = SeriesFunctor<B, T, std::decay_t<decltype(kernel)>, XView, CView, YView, DView>;
+  const std::int64_t blocks = (std::int64_t(Y.extent(0)) + B - 1) / B;
   Kokkos::parallel_for(
       std::string("recur::series[") + Family::name() +
           (std::is_same_v<Precision, Fast> ? ",Fast]" : "]"),
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-          space, 0, std::int64_t(Y.extent(0)) * columns(Y)),
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0,
+                                                                      blocks * columns(Y)),
       Functor{kernel, x, C, Y, dY, derivative});
 }
 

@@ -29,37 +29,54 @@ namespace recur::impl {
 // prefactor's state, exp(g) as a number and a binary exponent, and
 // y' = p_0 (b'_0 + g' b_0). PowerSums, which is no three-term family, sums
 // forward.
-template <class Kernel, class Column>
-KOKKOS_FUNCTION void clenshaw(const Kernel& kernel, double x, const Column& c, int N,
-                              double& y, double* dy) {
+//
+// B values of x at once (the lanes, run in lockstep: one coefficient load
+// serves them all, and on a CPU B independent chains of multiply-adds fill
+// the pipeline where one x at a time waits on each one's latency); every lane
+// does exactly the arithmetic of one x alone, so its y is the same, bit for
+// bit, whatever B. Lanes past `lanes` are not computed.
+template <int B, class Kernel, class Column>
+KOKKOS_FUNCTION void clenshaw(const Kernel& kernel, const double (&x)[B], int lanes,
+                              const Column& c, int N, double (&y)[B], double* dy) {
   using W = typename Kernel::number_type;
-  W b1{}, b2{}, d1{}, d2{};  // b_{n+1}, b_{n+2} and their derivatives
-  int scale = 0;              // the b's binary exponent
+  W b1[B], b2[B], d1[B], d2[B];  // b_{n+1}, b_{n+2} and their derivatives
+  int scale[B];                   // each lane's b's binary exponent
+  for (int r = 0; r < B; ++r) b1[r] = b2[r] = d1[r] = d2[r] = W{}, scale[r] = 0;
   for (int n = N - 1; n >= 0; --n) {
     const double cn = double(c(n));
-    W b = constant<W>(scale == 0 ? cn : times_power_of_two(cn, -scale)), d{};
     if (n + 1 < N) {
       const auto k    = kernel.coefficients(n);
-      const W f       = affine(k.a, x, k.b);
       const auto next = n + 2 < N ? kernel.coefficients(n + 1).c : decltype(k.c){};
-      b               = b + step(f, b1, next, b2);
-      if (dy) d = k.a * b1 + step(f, d1, next, d2);
-    }
-    b2 = b1;
-    b1 = b;
-    d2 = d1;
-    d1 = d;
-    keep_together_in_range(scale, largest(b1, d1), b1, b2, d1, d2);
-  }
-  typename Kernel::state_type p0;
-  kernel.start(x, p0);  // p_0, NaN outside the domain
-  const int e = saturate_exponent((long long)scale + p0.e);
-  y           = scaled_value(b1 * p0.u0, e);
-  if (dy) {
-    if constexpr (Kernel::has_prefactor) {
-      *dy = scaled_value((d1 + b1 * kernel.prefactor.exponent_derivative(x)) * p0.u0, e);
+      for (int r = 0; r < B; ++r) {
+        if (r >= lanes) break;
+        const W f = affine(k.a, x[r], k.b);
+        W b       = constant<W>(scale[r] == 0 ? cn : times_power_of_two(cn, -scale[r]));
+        b         = b + step(f, b1[r], next, b2[r]);
+        W d{};
+        if (dy) d = k.a * b1[r] + step(f, d1[r], next, d2[r]);
+        b2[r] = b1[r], b1[r] = b, d2[r] = d1[r], d1[r] = d;
+        keep_together_in_range(scale[r], largest(b1[r], d1[r]), b1[r], b2[r], d1[r], d2[r]);
+      }
     } else {
-      *dy = scaled_value(d1 * p0.u0, e);
+      for (int r = 0; r < B; ++r) {
+        if (r >= lanes) break;
+        b2[r] = b1[r], b1[r] = constant<W>(cn), d2[r] = d1[r], d1[r] = W{};
+        keep_together_in_range(scale[r], largest(b1[r], d1[r]), b1[r], b2[r], d1[r], d2[r]);
+      }
+    }
+  }
+  for (int r = 0; r < B; ++r) {
+    if (r >= lanes) break;
+    typename Kernel::state_type p0;
+    kernel.start(x[r], p0);  // p_0, NaN outside the domain
+    const int e = saturate_exponent((long long)scale[r] + p0.e);
+    y[r]        = scaled_value(b1[r] * p0.u0, e);
+    if (dy) {
+      if constexpr (Kernel::has_prefactor) {
+        dy[r] = scaled_value((d1[r] + b1[r] * kernel.prefactor.exponent_derivative(x[r])) * p0.u0, e);
+      } else {
+        dy[r] = scaled_value(d1[r] * p0.u0, e);
+      }
     }
   }
 }
@@ -85,7 +102,10 @@ KOKKOS_FUNCTION void power_series(double x, const Column& c, int N, double& y, d
   if (dy) *dy = scaled_value(dsum, e);
 }
 
-template <class T, class Kernel, class XView, class CView, class YView, class DView>
+// Work item: B consecutive x (a lockstep block: 8 on CPUs, 1 on GPUs, whose
+// threads are the lanes) for one coefficient column; neighbouring items take
+// neighbouring blocks of the same column.
+template <int B, class T, class Kernel, class XView, class CView, class YView, class DView>
 struct SeriesFunctor {
   Kernel kernel;
   XView x;
@@ -95,20 +115,25 @@ struct SeriesFunctor {
   bool derivative;
 
   KOKKOS_FUNCTION void operator()(std::int64_t item) const {
-    const std::int64_t M = std::int64_t(Y.extent(0));
-    const std::int64_t i = item % M;  // neighbouring items: neighbouring x
-    const int k          = int(item / M);
-    const int N          = int(C.extent(0));
-    const double xi      = double(x(i));
-    const auto column    = [&](int n) { return entry(C, n, k); };
-    double y, dy;
+    const std::int64_t M      = std::int64_t(Y.extent(0));
+    const std::int64_t blocks = (M + B - 1) / B;
+    const std::int64_t i0     = (item % blocks) * B;
+    const int k               = int(item / blocks);
+    const int lanes           = M - i0 < B ? int(M - i0) : B;
+    const int N               = int(C.extent(0));
+    const auto column         = [&](int n) { return entry(C, n, k); };
+    double xs[B], y[B], dy[B];
+    for (int r = 0; r < B; ++r) xs[r] = r < lanes ? double(x(i0 + r)) : 0.0;
     if constexpr (std::is_same_v<Kernel, PowerSums>) {
-      power_series(xi, column, N, y, derivative ? &dy : nullptr);
+      for (int r = 0; r < lanes; ++r)
+        power_series(xs[r], column, N, y[r], derivative ? &dy[r] : nullptr);
     } else {
-      clenshaw(kernel, xi, column, N, y, derivative ? &dy : nullptr);
+      clenshaw<B>(kernel, xs, lanes, column, N, y, derivative ? dy : nullptr);
     }
-    entry(Y, i, k) = T(y);
-    if (derivative) entry(dY, i, k) = T(dy);
+    for (int r = 0; r < lanes; ++r) {
+      entry(Y, i0 + r, k) = T(y[r]);
+      if (derivative) entry(dY, i0 + r, k) = T(dy[r]);
+    }
   }
 };
 
