@@ -107,9 +107,10 @@ class SameFileAsOneProcess(Case):
         # 3 rows over 4 ranks: rank 3 holds none. x from a text file.
         with open(self.path("x.txt"), "w") as f:
             f.write("# three points\n-0.5\n0.25\n0.75\n")
-        for layout in ("row", "col"):
+        for dtype, layout in (("float64", "row"), ("float64", "col"), ("float32", "row"),
+                              ("float32", "col")):
             args = ["eval", "--family", "jacobi", "--alpha", "0.5", "--beta", "-0.25", "--n", 40,
-                    "--x", self.path("x.txt"), "--layout", layout]
+                    "--x", self.path("x.txt"), "--layout", layout, "--dtype", dtype]
             rc, _, err = single(*args, "--out", self.path("one.npy"), "--derivative",
                                 self.path("done.npy"))
             self.assertEqual(rc, 0, err)
