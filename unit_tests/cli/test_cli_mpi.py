@@ -52,6 +52,11 @@ def single(*args):
     return result.returncode, result.stdout, result.stderr
 
 
+def ours(stderr):
+    """The lines recur wrote to stderr (an MPI library may add notices of its own)."""
+    return [line for line in stderr.splitlines() if line.startswith("recur")]
+
+
 def contents(path):
     with open(path, "rb") as f:
         return f.read()
@@ -76,11 +81,11 @@ class Case(unittest.TestCase):
         before = sorted(os.listdir(self.dir))
         rc, out, err = mpirun(ranks, *args, preexec_fn=preexec_fn, wrapper=wrapper)
         self.assertEqual(rc, status, f"stderr: {err!r}")
-        ours = [line for line in err.splitlines() if line.startswith("recur ")]
-        self.assertEqual(len(ours), 1, f"not one message: {err!r}")
-        self.assertRegex(ours[0], message)
+        lines = ours(err)
+        self.assertEqual(len(lines), 1, f"not one message: {err!r}")
+        self.assertRegex(lines[0], message)
         self.assertEqual(sorted(os.listdir(self.dir)), before, "files were left behind")
-        return ours[0]
+        return lines[0]
 
 
 class SameFileAsOneProcess(Case):
@@ -99,7 +104,7 @@ class SameFileAsOneProcess(Case):
                     with self.subTest(dtype=dtype, layout=layout, ranks=ranks):
                         rc, _, err = mpirun(ranks, *args, "--out", self.out)
                         self.assertEqual(rc, 0, err)
-                        self.assertEqual(err, "")
+                        self.assertEqual(ours(err), [])
                         self.assertEqual(contents(self.out), contents(one))
                         os.remove(self.out)
 
@@ -127,7 +132,7 @@ class SameFileAsOneProcess(Case):
         rc, _, one = single(*args, "--out", self.path("one.npy"))
         rc, _, err = mpirun(3, *args, "--out", self.out)
         self.assertEqual(rc, 0, err)
-        self.assertEqual(err, one)
+        self.assertEqual(ours(err), ours(one))
         self.assertIn("2 NaN and 1 infinite values of 10 (the first at row 2)", err)
         self.assertEqual(contents(self.out), contents(self.path("one.npy")))
 
