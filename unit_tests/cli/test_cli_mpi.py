@@ -31,9 +31,11 @@ except ImportError:
 
 RECUR = None
 MPIEXEC = None
+# Open MPI: more ranks than cores, root allowed (containers), and no
+# cross-memory attach between ranks (containers often forbid ptrace).
 ENV = dict(os.environ, OMP_PROC_BIND="false", OMP_NUM_THREADS="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_ALLOW_RUN_AS_ROOT="1",
-           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+           OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_btl_vader_single_copy_mechanism="none",
+           OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 
 
 def mpirun(ranks, *args, preexec_fn=None, wrapper=None):
