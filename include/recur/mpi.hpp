@@ -13,6 +13,11 @@
 /// throws on every rank, with the message of the lowest rank that failed.
 
 #include <recur/config.hpp>
+
+#ifndef RECUR_ENABLE_MPI
+#error "recur/mpi.hpp: this recur was built without MPI; configure it where CMake finds MPI (RECUR_ENABLE_MPI=ON, docs/clusters.md)"
+#endif
+
 #include <recur/fit.hpp>
 #include <recur/gauss.hpp>
 #include <recur/project.hpp>
