@@ -23,32 +23,39 @@ def median_ms(fn, runs=5):
     return 1e3 * sorted(times)[len(times) // 2]
 
 
-def main():
-    print(f"numpy {np.__version__}")
+def cases():
+    """Yields (key, label, ms) for every case: key ("series", K), ("gauss", n),
+    ("project", K) or ("fit", None); for K = 1 two series cases (legval first)."""
     M, N = 2**18, 32
     x = -1 + 2 * (np.arange(M) + 0.5) / M
     for K in (1, 8, 64):
         C = np.full((N, K), 1.0 / N)
         if K == 1:
             t = median_ms(lambda: legendre.legval(x, C[:, 0]))
-            print(f"series  legval                M=2^18 N=32 K=1   {t:9.2f} ms")
+            yield ("series", K), "series  legval                M=2^18 N=32 K=1  ", t
         t = median_ms(lambda: legendre.legvander(x, N - 1) @ C)
-        print(f"series  legvander @ C         M=2^18 N=32 K={K:<3d} {t:9.2f} ms")
+        yield ("series", K), f"series  legvander @ C         M=2^18 N=32 K={K:<3d}", t
     for n in (100, 1000, 2000):
         t = median_ms(lambda: legendre.leggauss(n), runs=3 if n > 100 else 5)
-        print(f"gauss   leggauss              n={n:<5d}          {t:9.2f} ms")
+        yield ("gauss", n), f"gauss   leggauss              n={n:<5d}         ", t
     n = 1024
     nodes, weights = legendre.leggauss(n)
     scale = (2 * np.arange(n) + 1) / 2
     for K in (1, 64):
         f = np.ones((n, K))
         t = median_ms(lambda: scale[:, None] * (legendre.legvander(nodes, n - 1).T @ (weights[:, None] * f)))
-        print(f"project legvander.T @ (w f)   n=1024 K={K:<3d}      {t:9.2f} ms")
+        yield ("project", K), f"project legvander.T @ (w f)   n=1024 K={K:<3d}     ", t
     M = 2**20
     x = -1 + 2 * (np.arange(M) + 0.5) / M
     y = np.sin(3 * x)
     t = median_ms(lambda: legendre.legfit(x, y, N - 1), runs=3)
-    print(f"fit     legfit                M=2^20 N=32       {t:9.2f} ms")
+    yield ("fit", None), "fit     legfit                M=2^20 N=32      ", t
+
+
+def main():
+    print(f"numpy {np.__version__}")
+    for _, label, t in cases():
+        print(f"{label} {t:9.2f} ms")
 
 
 if __name__ == "__main__":
