@@ -14,17 +14,14 @@ Usage: perf_tests/cpu_side_by_side.py [path/to/recur_perf]
        (default build/openmp/perf_tests/recur_perf; set OMP_NUM_THREADS,
        OMP_PROC_BIND=spread, OMP_PLACES=threads as for the suite)
 """
-import json
 import math
 import os
-import subprocess
 import sys
-import tempfile
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one NumPy thread, as quoted
 import numpy as np  # noqa: E402
 from numpy.polynomial import hermite_e, legendre  # noqa: E402
-from numpy_uses import median_ms  # noqa: E402  (this directory)
+from numpy_uses import median_ms, recur_perf  # noqa: E402  (this directory)
 
 M, N = 2**20, 32
 
@@ -32,15 +29,7 @@ M, N = 2**20, 32
 def recur_times(binary):
     """{(layout, family, precision): ms} from recur_perf's JSON."""
     pattern = "evaluate/OpenMP/double/.*/(HermiteE|HermiteENormalized|Legendre)/(Auto|Auto-Fast)/log2M:20/N:32/"
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "recur.json")
-        run = subprocess.run([binary, f"--benchmark_filter={pattern}", "--benchmark_min_time=0.3",
-                              f"--benchmark_out={out}", "--benchmark_out_format=json"],
-                             capture_output=True, text=True)
-        if run.returncode != 0:
-            sys.exit(f"{binary} failed ({run.returncode}):\n{run.stderr[-2000:]}")
-        with open(out) as f:
-            benchmarks = json.load(f)["benchmarks"]
+    benchmarks = recur_perf(binary, pattern, 0.3)
     times = {}
     for b in benchmarks:
         parts = b["name"].split("/")  # evaluate/OpenMP/double/<layout>/<family>/<policy>/...

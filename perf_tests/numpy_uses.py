@@ -7,6 +7,11 @@ other); median of 5 runs (3 for the slow ones), in ms.
 
 Usage: perf_tests/numpy_uses.py   (with numpy; prints one line per case)
 """
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
 
 import numpy as np
@@ -21,6 +26,20 @@ def median_ms(fn, runs=5):
         fn()
         times.append(time.perf_counter() - start)
     return 1e3 * sorted(times)[len(times) // 2]
+
+
+def recur_perf(binary, pattern, min_time):
+    """recur_perf's benchmarks matching `pattern`, from its JSON (for the
+    side-by-side scripts)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "recur.json")
+        run = subprocess.run([binary, f"--benchmark_filter={pattern}", f"--benchmark_min_time={min_time}",
+                              f"--benchmark_out={out}", "--benchmark_out_format=json"],
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit(f"{binary} failed ({run.returncode}):\n{run.stderr[-2000:]}")
+        with open(out) as f:
+            return json.load(f)["benchmarks"]
 
 
 def cases():

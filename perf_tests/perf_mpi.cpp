@@ -12,6 +12,7 @@
 #include <recur/mpi.hpp>
 #include <recur/npy.hpp>
 #include <recur/stream.hpp>
+#include <recur/version.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
@@ -270,20 +271,8 @@ std::string describe_rank() {
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
   std::ostringstream line;
-  line << "host " << host << ", ";
-#ifdef KOKKOS_ENABLE_CUDA
-  cudaDeviceProp properties;
-  const int device = Kokkos::Cuda().cuda_device();
-  if (cudaGetDeviceProperties(&properties, device) == cudaSuccess) {
-    char bus[32];
-    std::snprintf(bus, sizeof bus, "%04x:%02x:%02x", properties.pciDomainID, properties.pciBusID,
-                  properties.pciDeviceID);
-    line << "CUDA device " << device << " " << properties.name << " (PCI " << bus << "), ";
-  }
-#else
-  line << Kokkos::DefaultExecutionSpace().concurrency() << " threads, ";
-#endif
-  line << "Kokkos " << KOKKOS_VERSION / 10000 << "." << KOKKOS_VERSION / 100 % 100 << "."
+  line << "host " << host << ", " << recur::describe_device() << ", Kokkos "
+       << KOKKOS_VERSION / 10000 << "." << KOKKOS_VERSION / 100 % 100 << "."
        << KOKKOS_VERSION % 100 << ", " << Kokkos::DefaultExecutionSpace::name();
   return line.str();
 }
@@ -318,22 +307,12 @@ Ranks::~Ranks() {
 void Ranks::run() {
   add_entries<Kokkos::DefaultExecutionSpace>();
   // Every rank's description, in the context rank 0 reports.
-  const std::string line = describe_rank();
-  const int ranks = ranks_of(), length = int(line.size());
-  std::vector<int> lengths(ranks), offsets(ranks);
-  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  std::string all;
+  const std::vector<std::string> lines =
+      recur::mpi::impl::gather(MPI_COMM_WORLD, describe_rank());
   if (rank_of() == 0) {
-    for (int r = 0, at = 0; r < ranks; at += lengths[r], ++r) offsets[r] = at;
-    all.resize(std::size_t(offsets[ranks - 1] + lengths[ranks - 1]));
-  }
-  MPI_Gatherv(line.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
-              0, MPI_COMM_WORLD);
-  if (rank_of() == 0) {
-    benchmark::AddCustomContext("mpi_ranks", std::to_string(ranks));
-    for (int r = 0; r < ranks; ++r)
-      benchmark::AddCustomContext("rank_" + std::to_string(r),
-                                  all.substr(std::size_t(offsets[r]), std::size_t(lengths[r])));
+    benchmark::AddCustomContext("mpi_ranks", std::to_string(lines.size()));
+    for (std::size_t r = 0; r < lines.size(); ++r)
+      benchmark::AddCustomContext("rank_" + std::to_string(r), lines[r]);
   }
   GatherReporter reporter(out_, out_format_);
   benchmark::RunSpecifiedBenchmarks(&reporter);

@@ -10,29 +10,16 @@ Usage: perf_tests/uses_side_by_side.py [path/to/recur_perf] [--space OpenMP]
        OMP_PROC_BIND=spread, OMP_PLACES=threads as for the suite)
 """
 import argparse
-import json
-import os
 import re
-import subprocess
-import sys
-import tempfile
 
 import numpy as np
-from numpy_uses import cases  # this directory
+from numpy_uses import cases, recur_perf  # this directory
 
 
 def recur_times(binary, space):
     """{(kind, argument, variant): ms} of the double Legendre entries."""
     pattern = f"(series|project|fit)/{space}/double/Legendre/|gauss/{space}/Legendre/"
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "recur.json")
-        run = subprocess.run([binary, f"--benchmark_filter={pattern}", "--benchmark_min_time=0.2",
-                              f"--benchmark_out={out}", "--benchmark_out_format=json"],
-                             capture_output=True, text=True)
-        if run.returncode != 0:
-            sys.exit(f"{binary} failed ({run.returncode}):\n{run.stderr[-2000:]}")
-        with open(out) as f:
-            benchmarks = json.load(f)["benchmarks"]
+    benchmarks = recur_perf(binary, pattern, 0.2)
     times = {}
     for b in benchmarks:
         name = b["name"].replace("/manual_time", "")

@@ -3,7 +3,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdio>
 #include <ostream>
+#include <sstream>
 
 namespace recur {
 
@@ -39,6 +41,25 @@ void print_configuration(std::ostream& out) {
       << "; precompiled evaluate instances off"
 #endif
       << '\n';
+}
+
+std::string describe_device() {
+  std::ostringstream line;
+#ifdef KOKKOS_ENABLE_CUDA
+  const int device = Kokkos::Cuda().cuda_device();
+  cudaDeviceProp properties;
+  line << "CUDA device " << device;
+  if (cudaGetDeviceProperties(&properties, device) == cudaSuccess) {
+    char bus[32];
+    std::snprintf(bus, sizeof bus, "%04x:%02x:%02x", properties.pciDomainID, properties.pciBusID,
+                  properties.pciDeviceID);
+    line << " (" << properties.name << ", PCI " << bus << ")";
+  }
+#else
+  line << Kokkos::DefaultExecutionSpace::name() << ", "
+       << Kokkos::DefaultExecutionSpace().concurrency() << " threads";
+#endif
+  return line.str();
 }
 
 }  // namespace recur

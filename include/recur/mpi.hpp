@@ -146,6 +146,28 @@ inline std::vector<double> reduce_triangles(MPI_Comm comm, std::vector<double> R
   return R;
 }
 
+// Every rank's `text`, in rank order, on rank 0 (empty elsewhere).
+inline std::vector<std::string> gather(MPI_Comm comm, const std::string& text) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const int length = int(text.size());
+  std::vector<int> lengths(ranks, 0), offsets(ranks, 0);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm);
+  std::string all;
+  if (rank == 0) {
+    for (int r = 0, at = 0; r < ranks; at += lengths[r], ++r) offsets[r] = at;
+    all.resize(std::size_t(offsets[ranks - 1] + lengths[ranks - 1]));
+  }
+  MPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
+              0, comm);
+  std::vector<std::string> texts;
+  if (rank == 0)
+    for (int r = 0; r < ranks; ++r)
+      texts.push_back(all.substr(std::size_t(offsets[r]), std::size_t(lengths[r])));
+  return texts;
+}
+
 inline std::int64_t sum(MPI_Comm comm, std::int64_t local) {
   long long value = local;
   MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_LONG_LONG, MPI_SUM, comm);
@@ -286,32 +308,16 @@ void project(MPI_Comm comm, const ExecSpace& space, const Family& family, const 
   static_assert(recur::impl::is_real_function_v<Function>,
                 "recur::mpi::project: f must be a function of x callable on the execution "
                 "space that returns a real number");
-  using T           = typename CView::value_type;
-  using MemorySpace = typename ExecSpace::memory_space;
+  using T = typename CView::value_type;
   if (n == 0) n = int(coefficients.extent(0));
-  impl::agree(comm, [&] {
-    if (n < 1)
-      throw std::invalid_argument("recur::project: n = " + std::to_string(n) +
-                                  " Gauss points; n must be at least 1 (and at least N)");
-  });
-  Kokkos::View<double*, MemorySpace> nodes(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::nodes"), n),
-      weights(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::weights"),
-              n);
-  impl::agree(comm, [&] { gauss(space, family, nodes, weights); });
-  const Rows mine      = rows_of(comm, n);
-  const auto range     = std::make_pair(mine.first, mine.first + mine.count);
-  const auto my_nodes  = Kokkos::subview(nodes, range);
-  const auto my_weight = Kokkos::subview(weights, range);
-  Kokkos::View<T*, MemorySpace> values(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::f"),
-      std::size_t(mine.count));
-  Kokkos::parallel_for(
-      "recur::project[f]",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, mine.count),
-      recur::impl::SampleFunction<Function, decltype(my_nodes), decltype(values)>{f, my_nodes,
-                                                                                 values});
-  project(comm, space, family, my_nodes, my_weight, values, coefficients);
+  std::int64_t first = 0, count = 0;
+  if (n >= 1) {
+    const Rows mine = rows_of(comm, n);
+    first = mine.first, count = mine.count;
+  }
+  // n is the same on every rank, so is its error.
+  const auto rule = recur::impl::sampled_rule<T>(space, family, f, n, first, count);
+  project(comm, space, family, rule.nodes, rule.weights, rule.values, coefficients);
 }
 
 }  // namespace recur::mpi

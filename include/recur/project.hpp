@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace recur {
 
@@ -224,6 +225,39 @@ struct SampleFunction {
   }
 };
 
+// The n-point Gauss rule of `family` on `space` (in double), its nodes and
+// weights [first, first + count), and f's values (of type T) at those nodes.
+template <class T, class ExecSpace, class Family, class Function>
+auto sampled_rule(const ExecSpace& space, const Family& family, const Function& f, int n,
+                  std::int64_t first, std::int64_t count) {
+  using MemorySpace = typename ExecSpace::memory_space;
+  using Range       = std::pair<std::int64_t, std::int64_t>;
+  if (n < 1)
+    throw std::invalid_argument("recur::project: n = " + std::to_string(n) +
+                                " Gauss points; n must be at least 1 (and at least N)");
+  using Nodes = Kokkos::View<double*, MemorySpace>;
+  Nodes all_nodes(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::nodes"),
+                  n),
+      all_weights(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::weights"),
+                  n);
+  gauss(space, family, all_nodes, all_weights);
+  using Part = decltype(Kokkos::subview(all_nodes, Range()));
+  struct Rule {
+    Part nodes, weights;
+    Kokkos::View<T*, MemorySpace> values;
+  } rule{Kokkos::subview(all_nodes, Range(first, first + count)),
+         Kokkos::subview(all_weights, Range(first, first + count)),
+         Kokkos::View<T*, MemorySpace>(
+             Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::f"),
+             std::size_t(count))};
+  Kokkos::parallel_for("recur::project[f]",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0,
+                                                                                      count),
+                       SampleFunction<Function, decltype(rule.nodes), decltype(rule.values)>{
+                           f, rule.nodes, rule.values});
+  return rule;
+}
+
 }  // namespace impl
 
 /// recur::project of a function: f(x) is called at the nodes of the n-point
@@ -247,24 +281,10 @@ void project(const ExecSpace& space, const Family& family, const Function& f,
                 "recur::project: f must be a View of f's values at the Gauss nodes, or a "
                 "function of x callable on the execution space that returns a real number, "
                 "e.g. KOKKOS_LAMBDA(double x) { return recur::sin(x); }");
-  using T           = typename CView::value_type;
-  using MemorySpace = typename ExecSpace::memory_space;
+  using T = typename CView::value_type;
   if (n == 0) n = int(coefficients.extent(0));
-  if (n < 1)
-    throw std::invalid_argument("recur::project: n = " + std::to_string(n) +
-                                " Gauss points; n must be at least 1 (and at least N)");
-  Kokkos::View<double*, MemorySpace> nodes(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::nodes"), n),
-      weights(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::weights"),
-              n);
-  Kokkos::View<T*, MemorySpace> values(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::f"), n);
-  gauss(space, family, nodes, weights);
-  Kokkos::parallel_for("recur::project[f]",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
-                       impl::SampleFunction<Function, decltype(nodes), decltype(values)>{
-                           f, nodes, values});
-  project(space, family, nodes, weights, values, coefficients);
+  const auto rule = impl::sampled_rule<T>(space, family, f, n, 0, n);
+  project(space, family, rule.nodes, rule.weights, rule.values, coefficients);
 }
 
 /// recur::project (each form above) on a default-constructed instance of the

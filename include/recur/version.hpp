@@ -15,6 +15,10 @@ std::string version();
 /// against (version, enabled backends, default execution space) to `out`.
 void print_configuration(std::ostream& out);
 
+/// The device the default execution space runs on, in one line: "CUDA device
+/// D (NAME, PCI DOMAIN:BUS:DEVICE)" on a GPU, else "BACKEND, T threads".
+std::string describe_device();
+
 }  // namespace recur
 
 #endif

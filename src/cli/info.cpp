@@ -52,19 +52,7 @@ std::string rank_line() {
   std::ostringstream line;
   line << "  rank " << ranks::rank() << " of " << ranks::count() << " on " << host
        << " (local rank " << local_rank() << "): ";
-#ifdef KOKKOS_ENABLE_CUDA
-  const int device = Kokkos::Cuda().cuda_device();
-  cudaDeviceProp properties;
-  if (cudaGetDeviceProperties(&properties, device) == cudaSuccess) {
-    char id[32];
-    std::snprintf(id, sizeof id, "%04x:%02x:%02x", properties.pciDomainID, properties.pciBusID,
-                  properties.pciDeviceID);
-    line << "CUDA device " << device << " (" << properties.name << ", PCI " << id << ")";
-  }
-#else
-  line << Kokkos::DefaultExecutionSpace::name() << ", "
-       << Kokkos::DefaultExecutionSpace().concurrency() << " threads";
-#endif
+  line << describe_device();
   line << "\n";
   return line.str();
 }

@@ -117,18 +117,9 @@ void broadcast(std::string& text, int root) {
 
 std::string gather_lines(const std::string& line) {
   if (!many()) return line;
-  const int me = rank(), all = count();
-  int length   = int(line.size());
-  std::vector<int> lengths(all), offsets(all);
-  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  std::string text;
-  if (me == 0) {
-    for (int r = 0, at = 0; r < all; at += lengths[r], ++r) offsets[r] = at;
-    text.resize(std::size_t(offsets[all - 1] + lengths[all - 1]));
-  }
-  MPI_Gatherv(line.data(), length, MPI_CHAR, text.data(), lengths.data(), offsets.data(), MPI_CHAR,
-              0, MPI_COMM_WORLD);
-  return text;
+  std::string all;
+  for (const std::string& one : recur::mpi::impl::gather(MPI_COMM_WORLD, line)) all += one;
+  return all;
 }
 
 SharedFile::SharedFile(const std::string& path, npy::DType dtype, std::size_t M, std::size_t N,

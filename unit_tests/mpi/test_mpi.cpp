@@ -7,7 +7,7 @@
 #include <recur/mpi.hpp>
 #include <recur/project.hpp>
 
-#include <gtest/gtest.h>
+#include "../test_support.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,15 +19,7 @@ namespace {
 
 using Space = Kokkos::DefaultExecutionSpace;
 
-template <class Call>
-std::string invalid_argument_message(Call&& call) {
-  try {
-    call();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "no exception";
-}
+using recur_test::invalid_argument_message;
 
 int rank_of() {
   int rank = 0;
