@@ -17,8 +17,9 @@
 # Dependencies, each looked for before anything is installed or built:
 #   - GoogleTest and Google Benchmark: Debian's libgtest-dev and
 #     libbenchmark-dev, installed with apt-get when missing; likewise
-#     python3-numpy, which the tests of the recur command use, and OpenMPI
-#     (openmpi-bin, libopenmpi-dev) for recur/mpi.hpp and its tests.
+#     python3-numpy, which the tests of the recur command use, OpenMPI
+#     (openmpi-bin, libopenmpi-dev) for recur/mpi.hpp and its tests, and
+#     OpenBLAS (libopenblas-dev), the vendor BLAS behind Kokkos Kernels.
 #   - Kokkos and Kokkos Kernels: the install named by $Kokkos_ROOT if set;
 #     otherwise a cached build in .deps/ (git-ignored), made once from the
 #     Kokkos 3.4.01 and Kokkos Kernels 3.4.01 sources that Debian's trilinos
@@ -61,9 +62,22 @@ host_kokkos_arch() {
   echo HSW
 }
 kokkos_arch=$(host_kokkos_arch)
-# One prefix per preset and architecture: kokkos-3.4.01-openmp-hsw.
-kokkos_prefix_of() { echo "$deps/kokkos-3.4.01-$1${kokkos_arch:+-${kokkos_arch,,}}"; }
-kokkos_prefix=$(kokkos_prefix_of "$preset")
+# The vendor BLAS that Kokkos Kernels is built against where the machine has
+# it: Debian's OpenBLAS (libopenblas-dev); none otherwise, and Kokkos
+# Kernels' own kernels do the products.
+openblas_library() {
+  local d
+  for d in "/usr/lib/$(uname -m)-linux-gnu" /usr/lib64 /usr/lib; do
+    [ -e "$d/libopenblas.so" ] && { echo "$d/libopenblas.so"; return 0; }
+  done
+  return 0
+}
+# One prefix per preset, architecture and BLAS: kokkos-3.4.01-openmp-hsw-openblas.
+kokkos_prefix_of() {
+  local blas
+  blas=$(openblas_library)
+  echo "$deps/kokkos-3.4.01-$1${kokkos_arch:+-${kokkos_arch,,}}${blas:+-openblas}"
+}
 
 say() { printf 'recur: %s\n' "$*" >&2; }
 die() { printf 'recur: error: %s\n' "$*" >&2; exit 1; }
@@ -81,6 +95,7 @@ ensure_test_packages() {
   dpkg -s python3-numpy >/dev/null 2>&1 || missing+=(python3-numpy)
   dpkg -s openmpi-bin >/dev/null 2>&1 || missing+=(openmpi-bin)
   dpkg -s libopenmpi-dev >/dev/null 2>&1 || missing+=(libopenmpi-dev)
+  dpkg -s libopenblas-dev >/dev/null 2>&1 || missing+=(libopenblas-dev)
   if [ ${#missing[@]} -gt 0 ]; then
     say "installing ${missing[*]}"
     as_root apt-get update -qq
@@ -163,9 +178,13 @@ build_kokkos() {
     { tail -40 "$build/kokkos-build.log" >&2; die "building Kokkos failed"; }
   cmake --install "$build/kokkos" > /dev/null
 
-  say "building Kokkos Kernels (used header-only: no pre-instantiation) into $kokkos_prefix"
+  local blas tpl=()
+  blas=$(openblas_library)
+  [ -z "$blas" ] || tpl=(-DKokkosKernels_ENABLE_TPL_BLAS=ON -DKokkosKernels_ENABLE_TPL_LAPACK=OFF
+                         -DBLAS_LIBRARIES=openblas "-DBLAS_LIBRARY_DIRS=$(dirname "$blas")")
+  say "building Kokkos Kernels (used header-only: no pre-instantiation; BLAS: ${blas:-its own kernels}) into $kokkos_prefix"
   cmake -S "$kokkos_sources/kokkos-kernels" -B "$build/kernels" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_INSTALL_PREFIX="$kokkos_prefix" -DKokkos_ROOT="$kokkos_prefix" \
+    -DCMAKE_INSTALL_PREFIX="$kokkos_prefix" -DKokkos_ROOT="$kokkos_prefix" "${tpl[@]}" \
     -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF \
     -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
     -DKokkosKernels_INST_OFFSET_INT=OFF -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \
@@ -185,6 +204,7 @@ ensure_kokkos() {
     say "using Kokkos from Kokkos_ROOT=$Kokkos_ROOT"
     return
   fi
+  kokkos_prefix=$(kokkos_prefix_of "$preset")
   [ "$preset" != cuda ] || die "the cuda preset needs a CUDA-enabled Kokkos: set Kokkos_ROOT to its install prefix (README.md, 'Building for CUDA')"
   if [ ! -f "$kokkos_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ] &&
      [ ! -f "$kokkos_prefix/lib64/cmake/Kokkos/KokkosConfig.cmake" ]; then
@@ -217,7 +237,6 @@ build() {
 # only those tests run (the compile-fail and install checks test no code).
 asan() {
   preset=serial
-  kokkos_prefix=$(kokkos_prefix_of serial)
   ensure_test_packages
   ensure_kokkos
   local build=$root/build/asan

@@ -15,7 +15,8 @@
 //   the n x N basis matrix's bytes / time against a fill of them; GFLOPs.
 // fit/<space>/<T>/Legendre/log2M:m/N:n
 //   recur::fit (TSQR of [V | y] in double): GBps = M (N + 1) 8 bytes / time
-//   against a fill of the same bytes.
+//   against a fill of the same bytes; TFLOPs = the Householder QR's
+//   2 M (N + 1)^2 flops / time.
 #include <recur/recur.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -122,6 +123,7 @@ void fit(benchmark::State& state) {
   const double gbs = double(A.span()) * sizeof(double) / median / 1e9;
   state.counters["GBps"]    = gbs;
   state.counters["of_fill"] = gbs / (double(A.span()) * sizeof(double) / fill_seconds(space, A) / 1e9);
+  state.counters["TFLOPs"]  = 2.0 * double(M) * (N + 1) * (N + 1) / median / 1e12;
 }
 
 template <class Function>

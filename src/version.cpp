@@ -7,6 +7,11 @@
 #include <ostream>
 #include <sstream>
 
+#if defined(RECUR_VENDOR_BLAS) && defined(__GNUC__)
+// OpenBLAS names its version and build; weak, so that any other BLAS links too.
+extern "C" char* openblas_get_config() __attribute__((weak));
+#endif
+
 namespace recur {
 
 std::string version() { return RECUR_VERSION_STRING; }
@@ -30,6 +35,7 @@ void print_configuration(std::ostream& out) {
 #else
       << "; Kokkos Kernels off"
 #endif
+      << "; products by " << describe_blas()
 #ifdef RECUR_ENABLE_MPI
       << "; MPI on (recur/mpi.hpp)"
 #else
@@ -41,6 +47,20 @@ void print_configuration(std::ostream& out) {
       << "; precompiled evaluate instances off"
 #endif
       << '\n';
+}
+
+std::string describe_blas() {
+#if !defined(RECUR_ENABLE_KOKKOSKERNELS)
+  return "recur's own kernels";
+#elif defined(RECUR_VENDOR_BLAS)
+  std::string vendors = RECUR_VENDOR_BLAS;
+#ifdef __GNUC__
+  if (openblas_get_config) vendors += std::string(" (") + openblas_get_config() + ")";
+#endif
+  return vendors;
+#else
+  return "Kokkos Kernels' own kernels";
+#endif
 }
 
 std::string describe_device() {

@@ -1,5 +1,9 @@
 #include "test_support.hpp"
 
+#ifdef RECUR_ENABLE_KOKKOSKERNELS
+#include <KokkosKernels_config.h>
+#endif
+
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -228,6 +232,27 @@ TEST(Configuration, NamesVersionAndKokkos) {
   EXPECT_NE(out.str().find(Kokkos::DefaultExecutionSpace::name()),
             std::string::npos)
       << out.str();
+  EXPECT_NE(out.str().find("; products by " + recur::describe_blas() + ";"), std::string::npos)
+      << out.str();
+}
+
+// What does the products is what Kokkos Kernels was built with.
+TEST(Configuration, NamesTheVendorBlas) {
+  const std::string blas = recur::describe_blas();
+#ifndef RECUR_ENABLE_KOKKOSKERNELS
+  EXPECT_EQ(blas, "recur's own kernels");
+#else
+#if defined(KOKKOSKERNELS_ENABLE_TPL_BLAS)
+  // "host BLAS LIBRARY", after "cuBLAS and " where both are on.
+  EXPECT_EQ(blas.find("host BLAS "), blas.find("cuBLAS") == 0 ? 11u : 0u) << blas;
+#endif
+#if defined(KOKKOSKERNELS_ENABLE_TPL_CUBLAS)
+  EXPECT_EQ(blas.find("cuBLAS"), 0u) << blas;
+#endif
+#if !defined(KOKKOSKERNELS_ENABLE_TPL_BLAS) && !defined(KOKKOSKERNELS_ENABLE_TPL_CUBLAS)
+  EXPECT_EQ(blas, "Kokkos Kernels' own kernels");
+#endif
+#endif
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <recur/impl/kokkos_compat.hpp>
 #include <recur/impl/least_squares.hpp>
 #include <recur/impl/three_term.hpp>
+#include <recur/impl/warp_qr.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -77,6 +78,39 @@ struct FillAugmented {
   }
 };
 
+// Row i of [V | y], weighted, for the warp QR (impl/warp_qr.hpp), which
+// reads it where it is made: the basis values written by `row` straight
+// into the chunk. Refuses rows with a non-finite x or y, or a negative or
+// non-finite weight.
+template <class XView, class YView, class WView, class Row>
+struct FitRows {
+  XView x;
+  YView y;
+  WView w;
+  Row row;
+  int N;
+  KOKKOS_FUNCTION std::int64_t rows() const { return std::int64_t(x.extent(0)); }
+  KOKKOS_FUNCTION bool fill(std::int64_t i, double* chunk, int stride, int n) const {
+    if (i >= rows()) {
+      for (int k = 0; k < n; ++k) chunk[k * stride] = 0;
+      return true;
+    }
+    const auto xi = x(i);
+    bool finite   = kokkos_math::isfinite(double(xi));
+    row(finite ? xi : decltype(xi)(0), Slice<double>(chunk, stride, N));
+    for (int k = N; k < n; ++k) {
+      chunk[k * stride] = double(entry(y, i, k - N));
+      finite            = finite && kokkos_math::isfinite(chunk[k * stride]);
+    }
+    if constexpr (!std::is_same_v<WView, Unweighted>) {
+      const double weight = double(w(i));
+      finite              = finite && kokkos_math::isfinite(weight) && weight >= 0;
+      for (int k = 0; k < n; ++k) chunk[k * stride] *= weight;
+    }
+    return finite;
+  }
+};
+
 // The checks of recur::fit's arguments that one process can make (fit and
 // mpi::fit); `M >= N` is the caller's, over all of its points.
 template <class ExecSpace, class XView, class YView, class CView, class WView>
@@ -134,6 +168,28 @@ std::vector<double> fit_triangle(const ExecSpace& space, const Family& family, c
   const int columns_total = N + K;
   bad                     = 0;
   if (M == 0) return std::vector<double>(std::size_t(columns_total) * columns_total, 0.0);
+#ifdef RECUR_HAS_WARP_QR
+  // On an NVIDIA GPU, [V | y] is made chunk by chunk where the warp QR
+  // reads it: no M x (N + K) matrix in memory.
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    if (warp_qr_fits(columns_total)) {
+      const auto factor = [&](const auto& basis) {
+        const auto kernel = make_kernel<double, Accurate>(space, basis, N);
+        using Row         = FamilyRow<double, std::decay_t<decltype(kernel)>>;
+        return warp_qr_triangle(space, FitRows<XView, YView, WView, Row>{x, y, weights,
+                                                                         Row{kernel}, N},
+                                columns_total, bad);
+      };
+      std::vector<double> R;
+      if constexpr (has_norm_ratio<Family>::value && is_three_term_family<Family>::value)
+        R = factor(orthonormal(family));
+      else
+        R = factor(family);
+      if (bad > 0) return {};
+      return R;
+    }
+  }
+#endif
   using MemorySpace = typename ExecSpace::memory_space;
   using Matrix      = Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace>;
   Matrix A(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::fit::A"), M,
