@@ -107,6 +107,8 @@ const std::string path = "docs_example_x.npy";
 const std::vector<double> data(5, 1.0);
 recur::npy::write(path, recur::npy::DType::Float64, {5}, false, data.data());
 """,
+    "describe_blas": """
+""",
     "parse_header": """
 const std::string text = recur::npy::make_header(recur::npy::DType::Float64, {3}, false);
 const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
