@@ -4,7 +4,7 @@
 // series/<space>/<T>/Legendre/<fused|fused-fast|blas>/log2M:m/N:n/K:k
 //   Y = V C for K coefficient sets: recur::series (Clenshaw, no V) against
 //   recur::series_via_blas (evaluate into V, then Kokkos Kernels gemv/gemm);
-//   fused-fast: recur::series with recur::Fast.
+//   fused-fast, blas-fast: the same with recur::Fast.
 //   GBps = (M + M K + N K) sizeof(T) / time, the bytes a fused pass must move;
 //   of_fill = GBps / the same-process fill of Y's bytes; GFLOPs = 2 M N K /
 //   time, the product's flops.
@@ -66,8 +66,9 @@ void series(benchmark::State& state) {
 #ifdef RECUR_ENABLE_KOKKOSKERNELS
   if constexpr (blas) {
     Matrix V(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "V"), M, N);
-    median = run(state, space,
-                 [&] { recur::series_via_blas(space, recur::Legendre{}, C, x, Y, V); });
+    median = run(state, space, [&] {
+      recur::series_via_blas(space, recur::Legendre{}, C, x, Y, V, recur::Auto{}, Precision{});
+    });
   }
 #endif
   if constexpr (!blas)
@@ -149,6 +150,11 @@ void add_typed() {
   auto* fast = add("series/" + space + "fused-fast", series<Space, T, false, recur::Fast>);
   fast->ArgNames({"log2M", "N", "K"});
   for (int K : {1, 8, 64}) fast->Args({log2_m, 32, K});
+#ifdef RECUR_ENABLE_KOKKOSKERNELS
+  auto* blas_fast = add("series/" + space + "blas-fast", series<Space, T, true, recur::Fast>);
+  blas_fast->ArgNames({"log2M", "N", "K"});
+  for (int K : {1, 8, 64}) blas_fast->Args({log2_m, 32, K});
+#endif
   auto* p = add("project/" + space, project<Space, T>);
   p->ArgNames({"n", "K"});
   for (int K : {1, 64}) p->Args({on_device<Space>() ? 4096 : 1024, K});

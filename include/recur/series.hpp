@@ -78,9 +78,12 @@ void run_series(const ExecSpace& space, const Family& family, const CView& C, co
   ScopedRegion region("recur::series");
   if (Y.size() == 0) return;
   const auto kernel = make_kernel<T, Precision>(space, family, int(C.extent(0)));
-  // CPUs: 8 x a work item in lockstep (impl/series.hpp); GPUs: one.
-  constexpr int B = is_host_space_v<ExecSpace> ? 8 : 1;
-  using Functor = SeriesFunctor<B, T, std::decay_t<decltype(kernel)>, XView, CView, YView, DView>;
+  // CPUs: 8 x a work item in lockstep (impl/series.hpp), 16 where the
+  // double-double sums run in AVX2 vectors (impl/cpu_lanes.hpp); GPUs: one.
+  using Kernel = std::decay_t<decltype(kernel)>;
+  constexpr int B =
+      !is_host_space_v<ExecSpace> ? 1 : (cpu_lanes_series_runs<Kernel, 16> ? 16 : 8);
+  using Functor = SeriesFunctor<B, T, Kernel, XView, CView, YView, DView>;
   const std::int64_t blocks = (std::int64_t(Y.extent(0)) + B - 1) / B;
   Kokkos::parallel_for(
       std::string("recur::series[") + Family::name() +
@@ -155,18 +158,21 @@ void series(const Family& family, const CView& C, const XView& x, const YView& Y
 
 #ifdef RECUR_ENABLE_KOKKOSKERNELS
 /// Y = V C through Kokkos Kernels: V (M x N, any layout; its contents are
-/// overwritten) is filled by recur::evaluate with `policy`, then
-/// KokkosBlas::gemv (K = 1) or KokkosBlas::gemm forms the product. Costs V's
+/// overwritten) is filled by recur::evaluate with `policy` and `precision`
+/// (a precision alone stands for Auto and it, as for evaluate), then
+/// KokkosBlas::gemv (K = 1) or KokkosBlas::gemm forms the product, in Y's
+/// type, through the vendor BLAS Kokkos Kernels was built with. Costs V's
 /// memory and traffic, but reaches BLAS speed when K is large; recur::series
-/// needs neither (docs/performance.md compares them). C must hold Y's value
+/// needs neither (docs/using-v.md compares them). C must hold Y's value
 /// type.
 template <class ExecSpace, class Family, class CView, class XView, class YView, class VView,
-          class Policy = Auto,
+          class Policy = Auto, class Precision = Accurate,
           std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
                                Kokkos::is_view<VView>::value,
                            int> = 0>
 void series_via_blas(const ExecSpace& space, const Family& family, const CView& C,
-                     const XView& x, const YView& Y, const VView& V, Policy policy = {}) {
+                     const XView& x, const YView& Y, const VView& V, Policy policy = {},
+                     Precision precision = {}) {
   static_assert(impl::check_series_types<ExecSpace, Family, CView, XView, YView>());
   static_assert(std::is_same_v<typename CView::non_const_value_type,
                                typename YView::non_const_value_type> &&
@@ -180,7 +186,7 @@ void series_via_blas(const ExecSpace& space, const Family& family, const CView& 
                                 std::to_string(Y.extent(0)) + " x " +
                                 std::to_string(C.extent(0)));
   impl::ScopedRegion region("recur::series_via_blas");
-  evaluate(space, family, x, V, policy);
+  evaluate(space, family, x, V, policy, precision);
   using T            = typename YView::non_const_value_type;
   const auto product = [&](const auto& c, const auto& y) {
 #if KOKKOS_VERSION >= 40000
@@ -206,18 +212,19 @@ void series_via_blas(const ExecSpace& space, const Family& family, const CView& 
 
 /// recur::series_via_blas with V allocated for the call, in Y's layout.
 template <class ExecSpace, class Family, class CView, class XView, class YView,
-          class Policy = Auto,
+          class Policy = Auto, class Precision = Accurate,
           std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
                                !Kokkos::is_view<Policy>::value,
                            int> = 0>
 void series_via_blas(const ExecSpace& space, const Family& family, const CView& C,
-                     const XView& x, const YView& Y, Policy policy = {}) {
+                     const XView& x, const YView& Y, Policy policy = {},
+                     Precision precision = {}) {
   impl::check_series_extents(C, x, Y);
   Kokkos::View<typename YView::non_const_value_type**, typename YView::array_layout,
                typename ExecSpace::memory_space>
       V(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::series_via_blas::V"),
         Y.extent(0), C.extent(0));
-  series_via_blas(space, family, C, x, Y, V, policy);
+  series_via_blas(space, family, C, x, Y, V, policy, precision);
 }
 #endif
 

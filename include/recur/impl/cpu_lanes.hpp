@@ -450,6 +450,68 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
   return col;
 }
 
+// Whether series.hpp's Clenshaw sums run in these vectors: a block of B x
+// (B a multiple of 4) of a double-double three-term kernel without
+// prefactor (recur::Accurate for double results).
+template <class Kernel>
+struct double_double_lanes : std::false_type {};
+template <class MemorySpace>
+struct double_double_lanes<ThreeTermKernel<DoubleDouble, MemorySpace, NoPrefactor>>
+    : std::true_type {};
+template <class Kernel, int B>
+inline constexpr bool series_runs = double_double_lanes<Kernel>::value && B % width<double> == 0;
+
+// DoubleDouble a + b as add() of numbers.hpp computes it where no sum leaves
+// double's range.
+inline Pair add(const Pair& a, const Pair& b) {
+  const Pair s = two_sum(a.hi, b.hi), t = two_sum(a.lo, b.lo);
+  const Pair u = fast_two_sum(s.hi, s.lo + t.hi);
+  return fast_two_sum(u.hi, u.lo + t.lo);
+}
+
+// Clenshaw's sums of series.hpp's clenshaw() for the B x of a block, in
+// double-double vectors: b_{N-1} = C(N-1), b_n = C(n) + step(affine(a_n, x,
+// b_n), b_{n+1}, c_{n+1}, b_{n+2}), the scalar expressions lane by lane, so
+// every sum is the scalar lanes' bit for bit while every lane stays below
+// Range::limit (checked every step, where the scalar lanes would scale).
+// Returns false as soon as one passes it (the caller then runs the scalar
+// lanes, which scale); else b0 gets the sums b_0 (their exponent 0).
+template <int B, class Kernel, class Column>
+inline bool clenshaw(const Kernel& kernel, const double (&x)[B], const Column& c, int N,
+                     DoubleDouble (&b0)[B]) {
+  constexpr int G = B / width<double>;
+  const Vec<double> zero{}, limit = splat(Range<DoubleDouble>::limit);
+  const Vec<double> magnitude = -zero;  // the sign bit: andnot gives |v|
+  const auto beyond = [&](Vec<double> v) {
+    return any(Vec<double>(_mm256_andnot_pd(__m256d(magnitude), __m256d(v))) > limit);
+  };
+  Vec<double> xv[G];
+  Pair b1[G], b2[G];
+  const double last = double(c(N - 1));
+  for (int g = 0; g < G; ++g) {
+    xv[g] = lanes<double>([&](int l) { return x[g * width<double> + l]; });
+    b1[g] = {splat(last), zero};
+    b2[g] = {zero, zero};
+  }
+  if (beyond(b1[0].hi)) return false;
+  for (int n = N - 2; n >= 0; --n) {
+    const auto k              = kernel.coefficients(n);
+    const DoubleDouble next   = n + 2 < N ? kernel.coefficients(n + 1).c : DoubleDouble{};
+    const Pair ka = splat_number(k.a), kb = splat_number(k.b), kc = splat_number(next);
+    const Pair cn = {splat(double(c(n))), zero};
+    bool out      = false;
+    for (int g = 0; g < G; ++g) {
+      const Pair b = add(cn, step(ka, kb, kc, xv[g], b1[g], b2[g], false));
+      b2[g]        = b1[g];
+      b1[g]        = b;
+      out          = out || beyond(b.hi);
+    }
+    if (out) return false;
+  }
+  for (int r = 0; r < B; ++r) b0[r] = number(b1[r / width<double>], r % width<double>);
+  return true;
+}
+
 }  // namespace cpu_lanes
 #endif
 

@@ -3,6 +3,7 @@
 
 #include <recur/families.hpp>
 #include <recur/impl/checks.hpp>
+#include <recur/impl/cpu_lanes.hpp>
 #include <recur/impl/kokkos_compat.hpp>
 #include <recur/impl/three_term.hpp>
 
@@ -42,7 +43,13 @@ KOKKOS_FUNCTION void clenshaw(const Kernel& kernel, const double (&x)[B], int la
   W b1[B], b2[B], d1[B], d2[B];  // b_{n+1}, b_{n+2} and their derivatives
   int scale[B];                   // each lane's b's binary exponent
   for (int r = 0; r < B; ++r) b1[r] = b2[r] = d1[r] = d2[r] = W{}, scale[r] = 0;
-  for (int n = N - 1; n >= 0; --n) {
+  bool summed = false;  // by the CPU's vectors, every lane below the limit
+#ifdef RECUR_IMPL_CPU_LANES
+  if constexpr (cpu_lanes::series_runs<Kernel, B>) {
+    if (lanes == B && !dy) summed = cpu_lanes::clenshaw<B>(kernel, x, c, N, b1);
+  }
+#endif
+  for (int n = N - 1; n >= 0 && !summed; --n) {
     const double cn = double(c(n));
     if (n + 1 < N) {
       const auto k    = kernel.coefficients(n);
@@ -80,6 +87,15 @@ KOKKOS_FUNCTION void clenshaw(const Kernel& kernel, const double (&x)[B], int la
     }
   }
 }
+
+// Whether clenshaw() for B x of Kernel runs in the CPU's vectors.
+template <class Kernel, int B>
+inline constexpr bool cpu_lanes_series_runs =
+#ifdef RECUR_IMPL_CPU_LANES
+    cpu_lanes::series_runs<Kernel, B>;
+#else
+    false;
+#endif
 
 // Power sums s_n = x + ... + x^(n+1), s'_n = 1 + ... + (n+1) x^n, summed
 // forward; the running numbers share a binary exponent.

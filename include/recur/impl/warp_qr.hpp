@@ -2,22 +2,23 @@
 #define RECUR_IMPL_WARP_QR_HPP
 
 // recur::fit's tall-skinny QR on an NVIDIA GPU: one warp per team, each
-// warp folding chunks of 32 rows into its own triangle.
+// warp folding chunks of 64 rows into its own triangle.
 //
-// A warp keeps an n x n triangle R (shared memory) and takes the rows 32 at
-// a time: a chunk B (32 x n) is filled (from a matrix, or evaluated from x
-// and y where they are read), and [R; B] is reduced to a new R by n
-// Householder reflections, each of which touches row k of R and all of B
-// (structured like LAPACK's tpqrt). Lane j holds column j of B in registers
-// (its 32 rows), so a reflector's dot product with the column and its update
-// are each 32 multiply-adds in one lane, with no reduction across lanes:
-// the reflector's own column travels through shared memory, one warp-wide
-// broadcast read per element. Columns beyond the 32nd (at most
-// warp_qr_max_tail; a fit's y columns when N = 32) are held by rows, lane l
-// holding row l, and their dot products are summed across the warp with
-// shuffles. Warps stream over chunks spaced by the number of warps, and
-// write their triangles stacked; a next level reduces those, until one
-// team is left.
+// A warp keeps an n x n triangle R (shared memory) and takes the rows 64 at
+// a time: a chunk B (64 x n) is filled 32 rows at a time (from a matrix, or
+// evaluated from x and y where they are read), and [R; B] is reduced to a
+// new R by n Householder reflections, each of which touches row k of R and
+// all of B (structured like LAPACK's tpqrt). Lane j holds column j of B in
+// registers (its 64 rows), so a reflector's dot product with the column and
+// its update are each 64 multiply-adds in one lane, with no reduction
+// across lanes: the reflector's own column travels through shared memory,
+// one warp-wide broadcast read per pair of rows. Columns beyond the 32nd (at
+// most warp_qr_max_tail; a fit's y columns when N = 32) are held by rows,
+// lane l holding rows l and l + 32, and their dot products are summed across
+// the warp with shuffles. Warps take chunks from a counter, each the next
+// one (so none is left with a last round while the others idle), and write
+// their triangles stacked; a next level reduces those, until one team is
+// left.
 //
 // Each reflection is I - tau v v^T with v = (1 at R's row k, x / (alpha -
 // beta) in B), x = B(:, k), alpha = R(k, k), beta = -sign(alpha) |(alpha,
@@ -79,6 +80,7 @@ struct WarpQR {
   Source source;
   Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::CudaSpace> R;  // (teams n) x n
   Kokkos::View<std::int64_t, Kokkos::CudaSpace> bad;                // rows the source refused
+  Kokkos::View<std::int64_t, Kokkos::CudaSpace> next;               // the next chunk to take
   int n;
 
 #ifdef __CUDA_ARCH__
@@ -105,7 +107,13 @@ struct WarpQR {
     for (int e = lane; e < n * n; e += lanes) triangle[e] = 0;
     std::int64_t refused = 0;
     const std::int64_t chunks = (source.rows() + rows - 1) / rows;
-    for (std::int64_t c = team.league_rank(); c < chunks; c += team.league_size()) {
+    for (;;) {
+      // Chunks go to whichever warp is free: no warp is left with a last
+      // round of chunks while others idle, however many fit on the GPU.
+      std::int64_t c = 0;
+      if (lane == 0) c = Kokkos::atomic_fetch_add(&next(), std::int64_t(1));
+      c = __shfl_sync(0xffffffffu, c, 0);
+      if (c >= chunks) break;
       double b[rows];             // column `lane` of the chunk
       double t[halves][tails];    // rows lane, lane + 32 of the columns beyond the 32nd
 #pragma unroll
@@ -242,10 +250,10 @@ std::vector<double> warp_qr_triangle(const Kokkos::Cuda& space, const Source& so
                                      std::int64_t& bad) {
   using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::CudaSpace>;
   Kokkos::View<std::int64_t, Kokkos::CudaSpace> refused("recur::fit::refused");
-  // The first level: about as many warps as the GPU holds at once (12 per
-  // multiprocessor at n = 33), each folding many chunks; the later ones,
-  // short, spread wider: 4 chunks a warp.
-  const std::int64_t most = std::int64_t(space.cuda_device_prop().multiProcessorCount) * 12;
+  // The first level: at least as many warps as the GPU holds at once (8
+  // per multiprocessor at n = 33, by registers), each folding many chunks;
+  // the later ones, short, spread wider: 4 chunks a warp.
+  const std::int64_t most = std::int64_t(space.cuda_device_prop().multiProcessorCount) * 16;
   const auto level = [&](const auto& rows_of, std::int64_t rows) {
     const std::int64_t chunks = (rows + warp_qr_rows - 1) / warp_qr_rows;
     const std::int64_t teams  = std::max<std::int64_t>(1, std::min(most, chunks / 4));
@@ -255,7 +263,8 @@ std::vector<double> warp_qr_triangle(const Kokkos::Cuda& space, const Source& so
         "recur::fit[warp_qr]",
         Kokkos::TeamPolicy<Kokkos::Cuda>(space, int(teams), warp_qr_lanes, 1)
             .set_scratch_size(0, Kokkos::PerTeam(warp_qr_scratch_bytes(n))),
-        Functor{rows_of, R, refused, n});
+        Functor{rows_of, R, refused,
+                Kokkos::View<std::int64_t, Kokkos::CudaSpace>("recur::fit::next"), n});
     return R;
   };
   Matrix R = level(source, source.rows());
