@@ -205,6 +205,17 @@ struct HouseholderBlocks {
   }
 };
 
+// The n x n matrix R (a device View) on the host, row-major.
+template <class Matrix>
+std::vector<double> triangle_on_host(const Matrix& R) {
+  const int n  = int(R.extent(1));
+  auto on_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, R);
+  std::vector<double> triangle(std::size_t(n) * n);
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n; ++k) triangle[std::size_t(i) * n + k] = on_host(i, k);
+  return triangle;
+}
+
 // The n x n triangle R of A = Q R (A: rows x n, LayoutLeft, overwritten), by
 // TSQR levels until one block is left; returned on the host, row-major.
 template <class ExecSpace>
@@ -226,13 +237,7 @@ std::vector<double> householder_triangle(
     Kokkos::parallel_for("recur::householder_blocks",
                          Kokkos::TeamPolicy<ExecSpace>(space, blocks, team, lanes),
                          Functor{A, R, block});
-    if (blocks == 1) {
-      auto on_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, R);
-      std::vector<double> triangle(std::size_t(n) * n);
-      for (int i = 0; i < n; ++i)
-        for (int k = 0; k < n; ++k) triangle[std::size_t(i) * n + k] = on_host(i, k);
-      return triangle;
-    }
+    if (blocks == 1) return triangle_on_host(R);
     A = R;
   }
 }

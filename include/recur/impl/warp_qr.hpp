@@ -25,6 +25,8 @@
 // x)|, tau = (beta - alpha) / beta, as LAPACK's dlarfg makes it; x = 0 is the
 // identity.
 
+#include <recur/impl/least_squares.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -271,11 +273,7 @@ std::vector<double> warp_qr_triangle(const Kokkos::Cuda& space, const Source& so
   while (R.extent(0) > std::size_t(n)) R = level(WarpQRMatrixRows{R}, std::int64_t(R.extent(0)));
   space.fence("recur::fit: the triangle is made");
   Kokkos::deep_copy(bad, refused);
-  auto on_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, R);
-  std::vector<double> triangle(std::size_t(n) * n);
-  for (int i = 0; i < n; ++i)
-    for (int k = 0; k < n; ++k) triangle[std::size_t(i) * n + k] = on_host(i, k);
-  return triangle;
+  return triangle_on_host(R);
 }
 
 }  // namespace recur::impl
