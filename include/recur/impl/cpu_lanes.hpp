@@ -20,6 +20,9 @@
 // the last few columns in L1 cache, transposed in registers and stored 32
 // bytes a row.
 //
+// series.hpp's Clenshaw sums for double results (double-double) run in the
+// same vectors (clenshaw below), 16 x a block.
+//
 // Elsewhere (other CPUs, other compilers, GPUs) RECUR_IMPL_CPU_LANES is not
 // defined and the scalar lockstep runs.
 

@@ -118,7 +118,7 @@ KOKKOS_FUNCTION void power_series(double x, const Column& c, int N, double& y, d
   if (dy) *dy = scaled_value(dsum, e);
 }
 
-// Work item: B consecutive x (a lockstep block: 8 on CPUs, 1 on GPUs, whose
+// Work item: B consecutive x (a lockstep block: 8 or 16 on CPUs, 1 on GPUs, whose
 // threads are the lanes) for one coefficient column; neighbouring items take
 // neighbouring blocks of the same column.
 template <int B, class T, class Kernel, class XView, class CView, class YView, class DView>
