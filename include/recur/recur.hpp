@@ -11,6 +11,7 @@
 #include <recur/for_each_slice.hpp>
 #include <recur/gauss.hpp>
 #include <recur/math.hpp>
+#include <recur/multi_index.hpp>
 #include <recur/npy.hpp>
 #include <recur/policies.hpp>
 #include <recur/project.hpp>
