@@ -12,6 +12,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -52,9 +53,27 @@ constexpr bool check_fit_types() {
   return true;
 }
 
-// The design matrix's right part and row weights: A(i, N + k) = y(i, k), and
-// with weights every row times w(i). Counts the rows with a non-finite x, y
-// or w, or a negative w.
+// Columns N .. n - 1 of row i of [V | y] (row[k * stride]: y's K values)
+// and, with weights, the whole row times w(i). Returns whether the row is
+// usable: `finite` (x's) and y finite, w finite and not negative.
+template <class YView, class WView>
+KOKKOS_FUNCTION bool augment_row(const YView& y, const WView& w, std::int64_t i, int N, int n,
+                                 double* row, std::ptrdiff_t stride, bool finite) {
+  for (int k = N; k < n; ++k) {
+    row[k * stride] = double(entry(y, i, k - N));
+    finite          = finite && kokkos_math::isfinite(row[k * stride]);
+  }
+  if constexpr (!std::is_same_v<WView, Unweighted>) {
+    const double weight = double(w(i));
+    finite              = finite && kokkos_math::isfinite(weight) && weight >= 0;
+    for (int k = 0; k < n; ++k) row[k * stride] *= weight;
+  }
+  return finite;
+}
+
+// The design matrix's right part and row weights (augment_row), after V
+// is evaluated into A. Counts the rows with a non-finite x, y or w, or a
+// negative w.
 template <class Matrix, class XView, class YView, class WView>
 struct FillAugmented {
   Matrix A;
@@ -63,25 +82,15 @@ struct FillAugmented {
   WView w;
   int N;
   KOKKOS_FUNCTION void operator()(std::int64_t i, std::int64_t& bad) const {
-    const int columns = int(A.extent(1));
-    bool finite       = kokkos_math::isfinite(double(x(i)));
-    for (int k = N; k < columns; ++k) {
-      A(i, k) = double(entry(y, i, k - N));
-      finite  = finite && kokkos_math::isfinite(A(i, k));
-    }
-    if constexpr (!std::is_same_v<WView, Unweighted>) {
-      const double weight = double(w(i));
-      finite              = finite && kokkos_math::isfinite(weight) && weight >= 0;
-      for (int k = 0; k < columns; ++k) A(i, k) *= weight;
-    }
-    if (!finite) ++bad;
+    if (!augment_row(y, w, i, N, int(A.extent(1)), &A(i, 0), std::ptrdiff_t(A.stride_1()),
+                     kokkos_math::isfinite(double(x(i)))))
+      ++bad;
   }
 };
 
 // Row i of [V | y], weighted, for the warp QR (impl/warp_qr.hpp), which
 // reads it where it is made: the basis values written by `row` straight
-// into the chunk. Refuses rows with a non-finite x or y, or a negative or
-// non-finite weight.
+// into the chunk, then augment_row. Refuses what FillAugmented counts.
 template <class XView, class YView, class WView, class Row>
 struct FitRows {
   XView x;
@@ -95,21 +104,25 @@ struct FitRows {
       for (int k = 0; k < n; ++k) chunk[k * stride] = 0;
       return true;
     }
-    const auto xi = x(i);
-    bool finite   = kokkos_math::isfinite(double(xi));
+    const auto xi     = x(i);
+    const bool finite = kokkos_math::isfinite(double(xi));
     row(finite ? xi : decltype(xi)(0), Slice<double>(chunk, stride, N));
-    for (int k = N; k < n; ++k) {
-      chunk[k * stride] = double(entry(y, i, k - N));
-      finite            = finite && kokkos_math::isfinite(chunk[k * stride]);
-    }
-    if constexpr (!std::is_same_v<WView, Unweighted>) {
-      const double weight = double(w(i));
-      finite              = finite && kokkos_math::isfinite(weight) && weight >= 0;
-      for (int k = 0; k < n; ++k) chunk[k * stride] *= weight;
-    }
-    return finite;
+    return augment_row(y, w, i, N, n, chunk, stride, finite);
   }
 };
+
+// Calls `f` with the basis fit evaluates: the orthonormal variant where the
+// family has one (its columns are of like size, where the raw Hermite
+// columns grow like sqrt(n!), so the rank test in solve_triangle compares
+// like with like, and nothing overflows), else the family itself.
+template <class Family, class Function>
+decltype(auto) with_fit_basis(const Family& family, const Function& f) {
+  if constexpr (has_norm_ratio<Family>::value && is_three_term_family<Family>::value) {
+    return f(orthonormal(family));
+  } else {
+    return f(family);
+  }
+}
 
 // The checks of recur::fit's arguments that one process can make (fit and
 // mpi::fit); `M >= N` is the caller's, over all of its points.
@@ -173,18 +186,13 @@ std::vector<double> fit_triangle(const ExecSpace& space, const Family& family, c
   // reads it: no M x (N + K) matrix in memory.
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
     if (warp_qr_fits(columns_total)) {
-      const auto factor = [&](const auto& basis) {
+      std::vector<double> R = with_fit_basis(family, [&](const auto& basis) {
         const auto kernel = make_kernel<double, Accurate>(space, basis, N);
         using Row         = FamilyRow<double, std::decay_t<decltype(kernel)>>;
         return warp_qr_triangle(space, FitRows<XView, YView, WView, Row>{x, y, weights,
                                                                          Row{kernel}, N},
                                 columns_total, bad);
-      };
-      std::vector<double> R;
-      if constexpr (has_norm_ratio<Family>::value && is_three_term_family<Family>::value)
-        R = factor(orthonormal(family));
-      else
-        R = factor(family);
+      });
       if (bad > 0) return {};
       return R;
     }
@@ -194,14 +202,8 @@ std::vector<double> fit_triangle(const ExecSpace& space, const Family& family, c
   using Matrix      = Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace>;
   Matrix A(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::fit::A"), M,
            columns_total);
-  // The orthonormal basis where the family has one: its columns are of like
-  // size (the raw Hermite columns grow like sqrt(n!)), so the rank test
-  // (solve_triangle) compares like with like, and nothing overflows.
   const auto V = Kokkos::subview(A, Kokkos::ALL, std::make_pair(0, N));
-  if constexpr (has_norm_ratio<Family>::value && is_three_term_family<Family>::value)
-    evaluate(space, orthonormal(family), x, V);
-  else
-    evaluate(space, family, x, V);
+  with_fit_basis(family, [&](const auto& basis) { evaluate(space, basis, x, V); });
   Kokkos::parallel_reduce("recur::fit[augment]",
                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
                               space, 0, M),

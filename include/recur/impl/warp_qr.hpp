@@ -20,10 +20,8 @@
 // their triangles stacked; a next level reduces those, until one team is
 // left.
 //
-// Each reflection is I - tau v v^T with v = (1 at R's row k, x / (alpha -
-// beta) in B), x = B(:, k), alpha = R(k, k), beta = -sign(alpha) |(alpha,
-// x)|, tau = (beta - alpha) / beta, as LAPACK's dlarfg makes it; x = 0 is the
-// identity.
+// Each reflection (WarpQRReflection) has alpha = R(k, k) and x = B(:, k);
+// x = 0 is the identity.
 
 #include <recur/impl/least_squares.hpp>
 
@@ -47,13 +45,32 @@ inline constexpr int warp_qr_max_tail = 4;   // columns beyond the lanes' 32
 // Whether the warp QR takes n columns.
 inline bool warp_qr_fits(int n) { return n >= 1 && n <= warp_qr_lanes + warp_qr_max_tail; }
 
-// Shared memory per team: half a chunk (n columns of 33, the odd stride
-// keeping a lane's column reads apart in banks; at least the 64 entries of
-// a reflector's column) and the n x n triangle.
-inline std::size_t warp_qr_scratch_bytes(int n) {
-  const std::size_t half = std::max(std::size_t(n) * (warp_qr_lanes + 1), std::size_t(64));
-  return sizeof(double) * (half + std::size_t(n) * n) + 16;
+// Doubles of half a chunk: n columns of 33 (the odd stride keeping a lane's
+// column reads apart in banks), and at least the 64 of a reflector's column.
+KOKKOS_INLINE_FUNCTION std::size_t warp_qr_half(int n) {
+  const std::size_t columns = std::size_t(n) * (warp_qr_lanes + 1);
+  return columns > std::size_t(warp_qr_rows) ? columns : std::size_t(warp_qr_rows);
 }
+
+// Shared memory per team: half a chunk and the n x n triangle.
+inline std::size_t warp_qr_scratch_bytes(int n) {
+  return sizeof(double) * (warp_qr_half(n) + std::size_t(n) * n) + 16;
+}
+
+// The reflection I - tau v v^T, v = (1, x f), that takes (alpha, x) to
+// (beta, 0), |x|^2 = sigma > 0, as LAPACK's dlarfg makes it: f = 1 / (alpha
+// - beta), from one reciprocal.
+struct WarpQRReflection {
+  double beta, tau, f;
+  KOKKOS_INLINE_FUNCTION WarpQRReflection(double alpha, double sigma) {
+    const double norm = kokkos_math::sqrt(alpha * alpha + sigma);
+    beta              = alpha < 0 ? norm : -norm;
+    const double u    = alpha - beta;
+    const double r    = 1 / (u * beta);
+    tau               = -u * u * r;  // (beta - alpha) / beta
+    f                 = beta * r;
+  }
+};
 
 // Fills rows of a chunk from a matrix (LayoutLeft, double): lane l copies
 // row i (zeros past the end). Refuses nothing.
@@ -98,10 +115,8 @@ struct WarpQR {
     const int lane   = team.team_rank();
     const int owned  = n < lanes ? n : lanes;
     const int tail   = n - owned;
-    const std::size_t half_size =
-        std::size_t(n) * stride > std::size_t(rows) ? std::size_t(n) * stride : std::size_t(rows);
     double* half     = static_cast<double*>(
-        team.team_scratch(0).get_shmem_aligned(sizeof(double) * half_size, 16));
+        team.team_scratch(0).get_shmem_aligned(sizeof(double) * warp_qr_half(n), 16));
     double* triangle = static_cast<double*>(
         team.team_scratch(0).get_shmem(sizeof(double) * std::size_t(n) * n));
     // The reflector's column, once the chunk is in registers.
@@ -159,13 +174,7 @@ struct WarpQR {
           dt[s] = s < tail ? warp_sum(p) : 0.0;
         }
         if (sigma == 0) continue;  // x = 0: the identity
-        const double alpha = triangle[k * n + k];
-        const double norm  = sqrt(alpha * alpha + sigma);
-        const double beta  = alpha < 0 ? norm : -norm;
-        const double u     = alpha - beta;
-        const double r     = 1 / (u * beta);
-        const double tau   = -u * u * r;  // (beta - alpha) / beta
-        const double f     = beta * r;    // 1 / (alpha - beta)
+        const auto [beta, tau, f] = WarpQRReflection(triangle[k * n + k], sigma);
         double head[tails];
 #pragma unroll
         for (int s = 0; s < tails; ++s) head[s] = s < tail ? triangle[k * n + owned + s] : 0.0;
@@ -205,13 +214,7 @@ struct WarpQR {
         sigma = warp_sum(sigma);
         if (sigma == 0) continue;
         __syncwarp();
-        const double alpha = triangle[k * n + k];
-        const double norm  = sqrt(alpha * alpha + sigma);
-        const double beta  = alpha < 0 ? norm : -norm;
-        const double u     = alpha - beta;
-        const double r     = 1 / (u * beta);
-        const double tau   = -u * u * r;
-        const double f     = beta * r;
+        const auto [beta, tau, f] = WarpQRReflection(triangle[k * n + k], sigma);
 #pragma unroll
         for (int s = q + 1; s < tails; ++s) {
           if (s < tail) {
@@ -255,7 +258,9 @@ std::vector<double> warp_qr_triangle(const Kokkos::Cuda& space, const Source& so
   // The first level: at least as many warps as the GPU holds at once (8
   // per multiprocessor at n = 33, by registers), each folding many chunks;
   // the later ones, short, spread wider: 4 chunks a warp.
-  const std::int64_t most = std::int64_t(space.cuda_device_prop().multiProcessorCount) * 16;
+  int multiprocessors = 1;
+  cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, space.cuda_device());
+  const std::int64_t most = std::int64_t(multiprocessors) * 16;
   const auto level = [&](const auto& rows_of, std::int64_t rows) {
     const std::int64_t chunks = (rows + warp_qr_rows - 1) / warp_qr_rows;
     const std::int64_t teams  = std::max<std::int64_t>(1, std::min(most, chunks / 4));
