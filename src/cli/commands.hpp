@@ -45,6 +45,9 @@ void warn(const std::string& message);
 /// instead of ending the run: around the making of a temporary output and
 /// its TemporaryGuard, so that no signal falls between them; and around
 /// Kokkos' start, whose threads inherit the mask and so never take them.
+/// Threads started earlier (a BLAS library's pool) may take a signal
+/// meanwhile: its handler then waits for this object's end before it removes
+/// the temporary files. One at a time, never nested.
 class HeldSignals {
  public:
   HeldSignals();

@@ -205,11 +205,12 @@ int run_eval(const Arguments& arguments) {
   // Rank 0 makes the outputs (temporary files, reserved, headers written),
   // and alone commits them.
   const std::vector<std::size_t> shape{M, std::size_t(job.N)};
-  std::unique_ptr<npy::Writer> values, derivative;
   // A signal that ends any rank (mpirun ends the others with one) removes
   // the temporary files; on rank 0 no signal falls between their making and
-  // their guards.
+  // their guards. The guards are declared first so that they outlive the
+  // writers, which remove their files when the run fails.
   std::unique_ptr<TemporaryGuard> guards[2];
+  std::unique_ptr<npy::Writer> values, derivative;
   std::string paths[2];
   ranks::step([&] {
     if (ranks::rank() != 0) return;

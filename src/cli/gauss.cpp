@@ -90,8 +90,8 @@ int write_gauss(const Arguments& arguments) {
 
   KokkosSession kokkos;
   const npy::DType type = dtype == "float32" ? npy::DType::Float32 : npy::DType::Float64;
+  std::unique_ptr<TemporaryGuard> guard;  // outlives the writer
   std::unique_ptr<npy::Writer> output;
-  std::unique_ptr<TemporaryGuard> guard;
   {
     const HeldSignals held;
     output = std::make_unique<npy::Writer>(out, type, std::vector<std::size_t>{std::size_t(n), 2}, false);

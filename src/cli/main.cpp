@@ -12,6 +12,7 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -44,7 +45,24 @@ constexpr const char* program_usage =
 // Signal-safe copies of the temporary outputs' paths.
 char temporary_paths[2][4096];
 
+// Who may touch the temporary paths: nobody (paths_free); a HeldSignals,
+// whose thread may be between making a file and naming it in a guard
+// (paths_being_made); a signal handler ending the run (paths_being_removed).
+// The signals wait in the HeldSignals' thread, but a thread that a library
+// started before main (OpenBLAS' pool does) may take one meanwhile: its
+// handler waits for the HeldSignals to end before it reads the paths.
+enum : int { paths_free, paths_being_made, paths_being_removed };
+std::atomic<int> temporary_paths_state{paths_free};
+static_assert(std::atomic<int>::is_always_lock_free, "a signal handler uses it");
+
 extern "C" void remove_temporaries_and_die(int signal) {
+  // (A second signal may interrupt this handler in its own thread: it goes
+  // on past a state that is already paths_being_removed.)
+  for (int expected = paths_free;
+       !temporary_paths_state.compare_exchange_weak(expected, paths_being_removed) &&
+       expected != paths_being_removed;
+       expected = paths_free) {
+  }
   for (auto& path : temporary_paths)
     if (path[0] != '\0') ::unlink(path);
   std::signal(signal, SIG_DFL);
@@ -106,9 +124,18 @@ HeldSignals::HeldSignals() {
   sigemptyset(&ending);
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&ending, sig);
   pthread_sigmask(SIG_BLOCK, &ending, &previous_);
+  // A handler already removing the files ends the process: this thread
+  // waits for that instead of making a file it would not see.
+  for (int expected = paths_free;
+       !temporary_paths_state.compare_exchange_weak(expected, paths_being_made);
+       expected = paths_free)
+    if (expected == paths_being_removed) ::pause();
 }
 
-HeldSignals::~HeldSignals() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+HeldSignals::~HeldSignals() {
+  temporary_paths_state.store(paths_free);
+  pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+}
 
 // Kokkos 3.7 renamed three options (--kokkos-threads became
 // --kokkos-num-threads, --kokkos-device --kokkos-device-id, --kokkos-ndevices
