@@ -17,7 +17,8 @@
 # Dependencies, each looked for before anything is installed or built:
 #   - GoogleTest and Google Benchmark: Debian's libgtest-dev and
 #     libbenchmark-dev, installed with apt-get when missing; likewise
-#     python3-numpy, which the tests of the recur command use, OpenMPI
+#     python3-numpy and python3-openturns, which the tests of the recur
+#     command use (OpenTURNS for the multivariate bases), OpenMPI
 #     (openmpi-bin, libopenmpi-dev) for recur/mpi.hpp and its tests, and
 #     OpenBLAS (libopenblas-dev), the vendor BLAS behind Kokkos Kernels.
 #   - Kokkos and Kokkos Kernels: the install named by $Kokkos_ROOT if set;
@@ -93,6 +94,7 @@ ensure_test_packages() {
   dpkg -s libgtest-dev >/dev/null 2>&1 || missing+=(libgtest-dev)
   dpkg -s libbenchmark-dev >/dev/null 2>&1 || missing+=(libbenchmark-dev)
   dpkg -s python3-numpy >/dev/null 2>&1 || missing+=(python3-numpy)
+  dpkg -s python3-openturns >/dev/null 2>&1 || missing+=(python3-openturns)
   dpkg -s openmpi-bin >/dev/null 2>&1 || missing+=(openmpi-bin)
   dpkg -s libopenmpi-dev >/dev/null 2>&1 || missing+=(libopenmpi-dev)
   dpkg -s libopenblas-dev >/dev/null 2>&1 || missing+=(libopenblas-dev)

@@ -13,6 +13,14 @@
 // project/<space>/<T>/Legendre/n:n/K:k
 //   recur::project with the rule given (n nodes, N = n coefficients): GBps =
 //   the n x N basis matrix's bytes / time against a fill of them; GFLOPs.
+// basis/<space>/<T>/<LayoutLeft|LayoutRight>/log2M:m/d:d/p:p
+//   recur::evaluate of a product basis (HermiteENormalized in every
+//   dimension, total degree p: P = C(p + d, d) functions) at M samples
+//   (M x d, LayoutRight): GBps = M P sizeof(T) / time, of_fill against a fill
+//   of Psi's bytes.
+// basis-series/<space>/<T>/log2M:m/d:d/p:p/K:k
+//   recur::series on that basis (Y = Psi C, K = 1, Psi never stored):
+//   against the basis entries, what forming Psi alone costs.
 // fit/<space>/<T>/Legendre/log2M:m/N:n
 //   recur::fit (TSQR of [V | y] in double): GBps = M (N + 1) 8 bytes / time
 //   against a fill of the same bytes; TFLOPs = the Householder QR's
@@ -78,6 +86,39 @@ void series(benchmark::State& state) {
   state.counters["GBps"]    = gbs;
   state.counters["of_fill"] = gbs / (double(Y.span()) * sizeof(T) / fill_seconds(space, Y) / 1e9);
   state.counters["GFLOPs"]  = 2.0 * double(M) * N * K / median / 1e9;
+}
+
+template <class Space, class T, class Layout>
+void basis(benchmark::State& state) {
+  const std::int64_t M = std::int64_t(1) << state.range(0);
+  const int d = int(state.range(1)), p = int(state.range(2));
+  const Space space;
+  const recur::ProductBasis basis(recur::HermiteENormalized{},
+                                  recur::MultiIndexSet::total_degree(d, p));
+  const auto x = spread<Space, T>(space, M * d);
+  const Kokkos::View<T**, Kokkos::LayoutRight, Space> X(x.data(), M, d);
+  Kokkos::View<T**, Layout, Space> Psi(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Psi"),
+                                       M, basis.size());
+  const double median = run(state, space, [&] { recur::evaluate(space, basis, X, Psi); });
+  const double gbs    = double(Psi.span()) * sizeof(T) / median / 1e9;
+  state.counters["GBps"]    = gbs;
+  state.counters["of_fill"] = fill_seconds(space, Psi) / median;
+}
+
+template <class Space, class T>
+void basis_series(benchmark::State& state) {
+  const std::int64_t M = std::int64_t(1) << state.range(0);
+  const int d = int(state.range(1)), p = int(state.range(2)), K = int(state.range(3));
+  const Space space;
+  const recur::ProductBasis basis(recur::HermiteENormalized{},
+                                  recur::MultiIndexSet::total_degree(d, p));
+  const auto x = spread<Space, T>(space, M * d);
+  const Kokkos::View<T**, Kokkos::LayoutRight, Space> X(x.data(), M, d);
+  Kokkos::View<T**, Kokkos::LayoutLeft, Space> C("C", basis.size(), K),
+      Y(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Y"), M, K);
+  Kokkos::deep_copy(space, C, T(1) / T(basis.size()));
+  const double median = run(state, space, [&] { recur::series(space, basis, C, X, Y); });
+  state.counters["samples_per_s"] = double(M) / median;
 }
 
 template <class Space, class Family>
@@ -159,6 +200,13 @@ void add_typed() {
   p->ArgNames({"n", "K"});
   for (int K : {1, 64}) p->Args({on_device<Space>() ? 4096 : 1024, K});
   add("fit/" + space, fit<Space, T>)->ArgNames({"log2M", "N"})->Args({log2_m + 2, 32});
+  const std::string product = std::string("basis/") + Space::name() + "/" + type_name<T>() + "/";
+  for (auto* b : {add(product + "LayoutLeft", basis<Space, T, Kokkos::LayoutLeft>),
+                  add(product + "LayoutRight", basis<Space, T, Kokkos::LayoutRight>)})
+    b->ArgNames({"log2M", "d", "p"})->Args({on_device<Space>() ? 22 : 20, 5, 4});
+  add("basis-series/" + std::string(Space::name()) + "/" + type_name<T>(), basis_series<Space, T>)
+      ->ArgNames({"log2M", "d", "p", "K"})
+      ->Args({on_device<Space>() ? 22 : 20, 5, 4, 1});
 }
 
 }  // namespace

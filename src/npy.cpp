@@ -294,7 +294,9 @@ void parse_shape(const Literal& shape, Header& header) {
 
 }  // namespace
 
-const char* name(DType dtype) { return dtype == DType::Float32 ? "float32" : "float64"; }
+const char* name(DType dtype) {
+  return dtype == DType::Float32 ? "float32" : dtype == DType::Float64 ? "float64" : "int64";
+}
 
 std::size_t size_of(DType dtype) { return dtype == DType::Float32 ? 4 : 8; }
 
@@ -429,8 +431,11 @@ void widen(const unsigned char* data, std::size_t count, bool swap, std::vector<
 
 }  // namespace
 
-VectorPart read_vector_part(const std::string& path, const PartOf& part_of) {
-  FileDescriptor file;
+namespace {
+
+// Opens a .npy file for reading and parses its header; throws Error naming
+// `path`.
+Header open_for_reading(const std::string& path, FileDescriptor& file) {
   file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (file.fd < 0) {
     const int error = errno;
@@ -441,16 +446,35 @@ VectorPart read_vector_part(const std::string& path, const PartOf& part_of) {
   if (::fstat(file.fd, &info) != 0) throw Error(path + ": cannot read: " + std::strerror(errno));
   if (S_ISDIR(info.st_mode)) throw Error(path + ": is a folder, not a .npy file");
   const std::uint64_t file_size = std::uint64_t(info.st_size);
-
-  Header header;
   try {
     std::vector<unsigned char> start(std::size_t(std::min<std::uint64_t>(file_size, max_header_length + 12)));
     read_exactly(file.fd, 0, start.data(), start.size(), path);
-    header = parse_header(start.data(), start.size(), file_size);
+    return parse_header(start.data(), start.size(), file_size);
   } catch (const Error& error) {
     if (std::strncmp(error.what(), path.c_str(), path.size()) == 0) throw;
     throw Error(path + ": " + error.what());
   }
+}
+
+// `count` elements of the file's type from `offset` (in elements), widened.
+void read_widened(const FileDescriptor& file, const Header& header, std::size_t offset,
+                  std::size_t count, const std::string& path, std::vector<double>& out) {
+  const std::size_t element = size_of(header.dtype);
+  std::vector<unsigned char> data(count * element);
+  read_exactly(file.fd, header.data_offset + std::uint64_t(offset) * element, data.data(), data.size(),
+               path);
+  const bool swap = header.big_endian != host_is_big_endian();
+  if (header.dtype == DType::Float32)
+    widen<float, std::uint32_t>(data.data(), count, swap, out);
+  else
+    widen<double, std::uint64_t>(data.data(), count, swap, out);
+}
+
+}  // namespace
+
+VectorPart read_vector_part(const std::string& path, const PartOf& part_of) {
+  FileDescriptor file;
+  const Header header = open_for_reading(path, file);
   std::size_t count = 1;
   for (std::size_t extent : header.shape) count *= extent;  // checked by parse_header
   const std::size_t rank = header.shape.size();
@@ -464,19 +488,35 @@ VectorPart read_vector_part(const std::string& path, const PartOf& part_of) {
   if (first > count || part > count - first)
     throw Error(path + ": entries " + std::to_string(first) + " to " + std::to_string(first + part) +
                 " asked for, beyond its " + std::to_string(count));
-  const std::size_t element = size_of(header.dtype);
-  std::vector<unsigned char> data(part * element);
-  read_exactly(file.fd, header.data_offset + std::uint64_t(first) * element, data.data(), data.size(),
-               path);
-  const bool swap = header.big_endian != host_is_big_endian();
   VectorPart result;
   result.length        = count;
   result.first         = first;
   result.vector.dtype  = header.dtype;
-  if (header.dtype == DType::Float32)
-    widen<float, std::uint32_t>(data.data(), part, swap, result.vector.values);
-  else
-    widen<double, std::uint64_t>(data.data(), part, swap, result.vector.values);
+  read_widened(file, header, first, part, path, result.vector.values);
+  return result;
+}
+
+Matrix read_matrix(const std::string& path) {
+  FileDescriptor file;
+  const Header header = open_for_reading(path, file);
+  if (header.shape.empty() || header.shape.size() > 2)
+    throw Error(path + ": the array has shape " + shape_string(header.shape) +
+                "; recur reads samples as an (M, d) array, one sample a row (or a 1-D array "
+                "for d = 1)");
+  Matrix result;
+  result.dtype   = header.dtype;
+  result.rows    = header.shape[0];
+  result.columns = header.shape.size() == 2 ? header.shape[1] : 1;
+  std::vector<double> values;
+  read_widened(file, header, 0, result.rows * result.columns, path, values);
+  if (!header.fortran_order || result.columns == 1) {
+    result.values = std::move(values);
+  } else {
+    result.values.resize(values.size());
+    for (std::size_t k = 0; k < result.columns; ++k)
+      for (std::size_t i = 0; i < result.rows; ++i)
+        result.values[i * result.columns + k] = values[k * result.rows + i];
+  }
   return result;
 }
 
@@ -490,7 +530,7 @@ Vector read_vector(const std::string& path) {
 
 std::string make_header(DType dtype, const std::vector<std::size_t>& shape, bool fortran_order) {
   std::string dict = std::string("{'descr': '") + (host_is_big_endian() ? '>' : '<') +
-                     (dtype == DType::Float32 ? "f4" : "f8") +
+                     (dtype == DType::Float32 ? "f4" : dtype == DType::Float64 ? "f8" : "i8") +
                      "', 'fortran_order': " + (fortran_order ? "True" : "False") +
                      ", 'shape': " + shape_string(shape) + ", }";
   // NumPy pads with spaces and a final newline so that the data starts at a

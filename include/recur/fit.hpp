@@ -8,6 +8,7 @@
 #include <recur/impl/least_squares.hpp>
 #include <recur/impl/three_term.hpp>
 #include <recur/impl/warp_qr.hpp>
+#include <recur/product_basis.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -31,8 +32,10 @@ template <class ExecSpace, class XView, class YView, class CView>
 constexpr bool check_fit_types() {
   static_assert(Kokkos::is_execution_space<ExecSpace>::value,
                 "recur::fit: the first argument must be a Kokkos execution space instance");
-  static_assert(Kokkos::is_view<XView>::value && view_rank<XView> == 1,
-                "recur::fit: x must be a rank-1 View of M sample points");
+  static_assert(Kokkos::is_view<XView>::value &&
+                    (view_rank<XView> == 1 || view_rank<XView> == 2),
+                "recur::fit: x must be a rank-1 View of M sample points (for a "
+                "recur::ProductBasis, M x d samples)");
   static_assert(Kokkos::is_view<YView>::value && Kokkos::is_view<CView>::value &&
                     (view_rank<YView> == 1 || view_rank<YView> == 2) &&
                     view_rank<CView> == view_rank<YView>,
@@ -71,6 +74,20 @@ KOKKOS_FUNCTION bool augment_row(const YView& y, const WView& w, std::int64_t i,
   return finite;
 }
 
+// Whether sample i of x (rank 1: a point; rank 2: a row of d coordinates)
+// is finite.
+template <class XView>
+KOKKOS_FUNCTION bool finite_sample(const XView& x, std::int64_t i) {
+  if constexpr (view_rank<XView> == 1) {
+    return kokkos_math::isfinite(double(x(i)));
+  } else {
+    bool finite = true;
+    for (std::size_t k = 0; k < x.extent(1); ++k)
+      finite = finite && kokkos_math::isfinite(double(x(i, k)));
+    return finite;
+  }
+}
+
 // The design matrix's right part and row weights (augment_row), after V
 // is evaluated into A. Counts the rows with a non-finite x, y or w, or a
 // negative w.
@@ -83,7 +100,7 @@ struct FillAugmented {
   int N;
   KOKKOS_FUNCTION void operator()(std::int64_t i, std::int64_t& bad) const {
     if (!augment_row(y, w, i, N, int(A.extent(1)), &A(i, 0), std::ptrdiff_t(A.stride_1()),
-                     kokkos_math::isfinite(double(x(i)))))
+                     finite_sample(x, i)))
       ++bad;
   }
 };
@@ -169,6 +186,26 @@ std::vector<double> fit_inverse_scales(const Family& family, int N, const std::s
   return std::vector<double>(N, 1.0);
 }
 
+// The triangle of [V | y] through a stored M x (N + K) matrix A: `basis(V)`
+// evaluates V into A's first N columns, then y and the weights fill the
+// rest (FillAugmented), and the tall-skinny QR factors it.
+template <class ExecSpace, class XView, class YView, class WView, class Basis>
+std::vector<double> stored_triangle(const ExecSpace& space, const XView& x, const YView& y, int N,
+                                    int K, const WView& weights, std::int64_t& bad,
+                                    const Basis& basis) {
+  using MemorySpace = typename ExecSpace::memory_space;
+  using Matrix      = Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace>;
+  const std::int64_t M = std::int64_t(x.extent(0));
+  Matrix A(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::fit::A"), M, N + K);
+  basis(Kokkos::subview(A, Kokkos::ALL, std::make_pair(0, N)));
+  Kokkos::parallel_reduce("recur::fit[augment]",
+                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                              space, 0, M),
+                          FillAugmented<Matrix, XView, YView, WView>{A, x, y, weights, N}, bad);
+  if (bad > 0) return {};
+  return householder_triangle(space, A);
+}
+
 // The (N + K) x (N + K) triangle R of [V | y] = Q R (weighted rows), on the
 // host, row-major: zero for no points, and rows beyond M zero for fewer
 // points than columns. `bad` counts the points with a non-finite x or y (or
@@ -198,18 +235,23 @@ std::vector<double> fit_triangle(const ExecSpace& space, const Family& family, c
     }
   }
 #endif
-  using MemorySpace = typename ExecSpace::memory_space;
-  using Matrix      = Kokkos::View<double**, Kokkos::LayoutLeft, MemorySpace>;
-  Matrix A(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::fit::A"), M,
-           columns_total);
-  const auto V = Kokkos::subview(A, Kokkos::ALL, std::make_pair(0, N));
-  with_fit_basis(family, [&](const auto& basis) { evaluate(space, basis, x, V); });
-  Kokkos::parallel_reduce("recur::fit[augment]",
-                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-                              space, 0, M),
-                          FillAugmented<Matrix, XView, YView, WView>{A, x, y, weights, N}, bad);
-  if (bad > 0) return {};
-  return householder_triangle(space, A);
+  return stored_triangle(space, x, y, N, K, weights, bad, [&](const auto& V) {
+    with_fit_basis(family, [&](const auto& basis) { evaluate(space, basis, x, V); });
+  });
+}
+
+// A product basis (x: M x d samples) in the basis as given: [Psi | y] stored
+// and factored by the tall-skinny QR (its functions are products of the
+// families' own polynomials; orthonormal families keep the columns of like
+// size).
+template <class ExecSpace, class XView, class YView, class WView>
+std::vector<double> fit_triangle(const ExecSpace& space, const ProductBasis& basis,
+                                 const XView& x, const YView& y, int N, int K,
+                                 const WView& weights, std::int64_t& bad) {
+  bad = 0;
+  if (x.extent(0) == 0) return std::vector<double>(std::size_t(N + K) * (N + K), 0.0);
+  return stored_triangle(space, x, y, N, K, weights, bad,
+                         [&](const auto& V) { evaluate(space, basis, x, V); });
 }
 
 template <class WView>
@@ -294,7 +336,10 @@ void run_fit(const ExecSpace& space, const Family& family, const XView& x, const
 /// (weights multiply the unsquared residual, as numpy.polynomial's *fit; use
 /// 1/sigma_i for Gaussian errors). y may be rank-2 (M x K, K data sets sharing
 /// x; coefficients N x K). Any family evaluate takes; weighted three-term
-/// families are fitted in their orthonormal basis and converted back.
+/// families are fitted in their orthonormal basis and converted back. With
+/// a recur::ProductBasis for `family`, x is M x d samples, N = P and the
+/// coefficients are those of the basis as given (regression polynomial
+/// chaos; take orthonormal families for a well-conditioned fit).
 ///
 /// Householder QR of [V | y] (M x (N + K), in double whatever T is),
 /// blocked as a tall-skinny QR on `space`: the error grows with V's condition

@@ -24,10 +24,11 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// The element types recur reads and writes.
-enum class DType { Float32, Float64 };
+/// The element types recur reads and writes (Int64: written only, for
+/// multi-index tables).
+enum class DType { Float32, Float64, Int64 };
 
-/// "float32" or "float64", NumPy's names.
+/// "float32", "float64" or "int64", NumPy's names.
 const char* name(DType dtype);
 
 /// Bytes per element: 4 or 8.
@@ -60,6 +61,19 @@ struct Vector {
 /// Reads a 1-D array, or an (M, 1) or (1, M) one, of float32 or float64 in
 /// either byte order and either memory order. Throws Error naming `path`.
 Vector read_vector(const std::string& path);
+
+/// A 2-D array of float32 or float64 (M rows, d columns), widened to
+/// double, row-major in `values` whatever the file's order.
+struct Matrix {
+  DType dtype = DType::Float64;
+  std::size_t rows = 0, columns = 0;
+  std::vector<double> values;
+};
+
+/// Reads an (M, d) array of float32 or float64 in either byte order and
+/// either memory order; a 1-D array of M entries is read as (M, 1). Throws
+/// Error naming `path`.
+Matrix read_matrix(const std::string& path);
 
 /// Which entries of a vector of `length` entries to read: (first, count).
 using PartOf = std::function<std::pair<std::size_t, std::size_t>(std::size_t length)>;

@@ -14,6 +14,7 @@
 #include <recur/multi_index.hpp>
 #include <recur/npy.hpp>
 #include <recur/policies.hpp>
+#include <recur/product_basis.hpp>
 #include <recur/project.hpp>
 #include <recur/series.hpp>
 #include <recur/slice.hpp>

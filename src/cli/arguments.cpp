@@ -116,4 +116,17 @@ double parse_real(const char* option, const std::string& text) {
   return value;
 }
 
+std::string parse_choice(const Arguments& arguments, const char* option,
+                         std::initializer_list<const char*> choices, const char* fallback) {
+  const std::optional<std::string> value = arguments.value(option);
+  if (!value) return fallback;
+  std::string list;
+  for (const char* choice : choices) {
+    if (*value == choice) return *value;
+    list += list.empty() ? "" : ", ";
+    list += choice;
+  }
+  throw UsageError(std::string("--") + option + " " + *value + ": expected one of " + list);
+}
+
 }  // namespace recur::cli

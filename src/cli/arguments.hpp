@@ -5,6 +5,7 @@
 // starts with --kokkos- is left to Kokkos.
 
 #include <cstddef>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -48,6 +49,11 @@ std::string help_text(const CommandSpec& command);
 /// that says what is allowed.
 long long parse_integer(const char* option, const std::string& text, long long minimum,
                         long long maximum, const char* what);
+
+/// The value of --option, which must be one of `choices`; `fallback` when
+/// the option is not given. Throws UsageError listing the choices.
+std::string parse_choice(const Arguments& arguments, const char* option,
+                         std::initializer_list<const char*> choices, const char* fallback);
 
 /// A real number given to --option (nan and inf are passed on).
 double parse_real(const char* option, const std::string& text);

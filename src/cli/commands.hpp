@@ -14,11 +14,15 @@ namespace recur::cli {
 extern const CommandSpec eval_command;
 extern const CommandSpec gauss_command;
 extern const CommandSpec info_command;
+extern const CommandSpec basis_command;
 
 /// Each subcommand, once its arguments are parsed; returns the exit status.
 int run_eval(const Arguments& arguments);
 int run_gauss(const Arguments& arguments);
 int run_info(const Arguments& arguments);
+int run_basis(const Arguments& arguments);
+/// recur eval --degree: a multivariate product basis (basis.cpp).
+int run_eval_basis(const Arguments& arguments);
 
 /// The family that --family, --alpha, --beta and --lambda choose, checked
 /// (UsageError, or std::invalid_argument from the family's constructor).

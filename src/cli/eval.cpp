@@ -46,6 +46,12 @@ const CommandSpec eval_command{
         {"chunk", "ROWS", "compute and write ROWS rows at a time (default: chunks of\n"
                           "4 MiB on CPUs, 128 MiB on a GPU)"},
         {"strict", nullptr, "fail when x holds NaN or infinite values (default: warn)"},
+        {"degree", "P", "a multivariate basis instead of --n: x is an (M, d) array of\n"
+                        "samples and V(i, j) = Psi_j(x_i) = prod_k p^(k)_{a_jk}(x_ik) over the\n"
+                        "multi-indices a_j of --index-set (recur basis writes them);\n"
+                        "for a tensor set one degree, or one per dimension (2,3,1)"},
+        {"index-set", "SET", "with --degree: total (default), tensor or hyperbolic:Q\n"
+                             "(recur basis --help)"},
         {"help", nullptr, "this help"},
     },
     "families: power_sums, monomials, hermite_e, hermite, hermite_function, legendre,\n"
@@ -56,9 +62,16 @@ const CommandSpec eval_command{
     "NaN or infinite x are data: their rows come out as the recurrence gives them (NaN for\n"
     "NaN) and one warning line counts them; --strict makes them an error.\n"
     "\n"
+    "With --degree, --family is one name for every dimension or a comma-separated list of\n"
+    "d names, each with its parameters after colons: legendre_normalized,\n"
+    "laguerre_normalized:alpha=1.5,jacobi_normalized:alpha=0.5:beta=-0.5 (power_sums and\n"
+    "hermite_function are not polynomial families). --derivative then writes the gradient,\n"
+    "M x P x d. It runs on one process (no mpirun), in chunks of about 64 MiB of output.\n"
+    "\n"
     "Exit status: 0 done, 2 a mistake on the command line, 1 any other failure.\n"
     "\n"
-    "example: recur eval --family hermite_e_normalized --n 32 --x x.npy --out V.npy\n"};
+    "example: recur eval --family hermite_e_normalized --n 32 --x x.npy --out V.npy\n"
+    "         recur eval --family hermite_e_normalized --degree 4 --x xi.npy --out Psi.npy\n"};
 
 namespace {
 
@@ -70,19 +83,6 @@ WriteFunction writer_for(npy::DType dtype, bool column_major) {
                         : &evaluate_into_files<float, Kokkos::LayoutRight>;
   return column_major ? &evaluate_into_files<double, Kokkos::LayoutLeft>
                       : &evaluate_into_files<double, Kokkos::LayoutRight>;
-}
-
-std::string choice_of(const Arguments& arguments, const char* option,
-                      std::initializer_list<const char*> choices, const char* fallback) {
-  const std::optional<std::string> value = arguments.value(option);
-  if (!value) return fallback;
-  std::string list;
-  for (const char* choice : choices) {
-    if (*value == choice) return *value;
-    list += list.empty() ? "" : ", ";
-    list += choice;
-  }
-  throw UsageError(std::string("--") + option + " " + *value + ": expected one of " + list);
 }
 
 }  // namespace
@@ -116,10 +116,10 @@ EvalOptions parse_eval(const Arguments& arguments, EvalJob& job) {
   o.x_path          = arguments.required("x");
   o.out_path        = arguments.required("out");
   o.derivative_path = arguments.value("derivative");
-  job.policy = choice_of(arguments, "policy", {"auto", "thread", "staged", "scan"}, "auto");
-  job.fast   = choice_of(arguments, "precision", {"accurate", "fast"}, "accurate") == "fast";
-  o.layout   = choice_of(arguments, "layout", {"row", "col"}, "row");
-  o.dtype    = choice_of(arguments, "dtype", {"float32", "float64"}, "");
+  job.policy = parse_choice(arguments, "policy", {"auto", "thread", "staged", "scan"}, "auto");
+  job.fast   = parse_choice(arguments, "precision", {"accurate", "fast"}, "accurate") == "fast";
+  o.layout   = parse_choice(arguments, "layout", {"row", "col"}, "row");
+  o.dtype    = parse_choice(arguments, "dtype", {"float32", "float64"}, "");
   if (auto chunk = arguments.value("chunk"))
     job.chunk_rows = std::size_t(parse_integer("chunk", *chunk, 1, LLONG_MAX, "ROWS"));
   o.strict = arguments.has("strict");
@@ -138,13 +138,16 @@ EvalOptions parse_eval(const Arguments& arguments, EvalJob& job) {
   return o;
 }
 
+}  // namespace
+
 // NaN and infinite x of all ranks: a warning from rank 0, or with --strict
 // an error on every rank.
-void check_finite(const npy::VectorPart& x, bool strict) {
+void check_finite(const std::vector<double>& values, std::size_t columns, std::size_t first_row,
+                  std::size_t rows, bool strict) {
   std::size_t nans = 0, infinities = 0, first_bad = SIZE_MAX;
-  for (std::size_t i = 0; i < x.vector.values.size(); ++i) {
-    const bool nan = std::isnan(x.vector.values[i]), infinite = std::isinf(x.vector.values[i]);
-    if ((nan || infinite) && first_bad == SIZE_MAX) first_bad = x.first + i;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const bool nan = std::isnan(values[i]), infinite = std::isinf(values[i]);
+    if ((nan || infinite) && first_bad == SIZE_MAX) first_bad = first_row + i / columns;
     nans += nan;
     infinities += infinite;
   }
@@ -153,7 +156,7 @@ void check_finite(const npy::VectorPart& x, bool strict) {
   first_bad  = ranks::min(first_bad);
   if (nans + infinities == 0) return;
   const std::string count = std::to_string(nans) + " NaN and " + std::to_string(infinities) +
-                            " infinite values of " + std::to_string(x.length) +
+                            " infinite values of " + std::to_string(rows * columns) +
                             " (the first at row " + std::to_string(first_bad) + ")";
   if (strict)
     throw std::runtime_error("x holds " + count +
@@ -162,7 +165,6 @@ void check_finite(const npy::VectorPart& x, bool strict) {
   if (ranks::rank() == 0) warn("x holds " + count + "; their rows are NaN");
 }
 
-}  // namespace
 
 // Across MPI ranks (mpirun/srun): every rank reads its even share of x's rows
 // (only those), computes them on its device and writes them into one file
@@ -172,6 +174,7 @@ void check_finite(const npy::VectorPart& x, bool strict) {
 // temporary file (rank 0's npy::Writer) is committed only when every rank
 // succeeded.
 int run_eval(const Arguments& arguments) {
+  if (arguments.has("degree")) return run_eval_basis(arguments);
   EvalJob job;
   EvalOptions o;
   ranks::step([&] { o = parse_eval(arguments, job); });
@@ -179,7 +182,7 @@ int run_eval(const Arguments& arguments) {
   ranks::step([&] {
     x = read_x_part(o.x_path, [](std::size_t M) { return ranks::share(M); });
   });
-  check_finite(x, o.strict);
+  check_finite(x.vector.values, 1, x.first, x.length, o.strict);
 
   const npy::DType type = o.dtype.empty()        ? x.vector.dtype
                           : o.dtype == "float32" ? npy::DType::Float32

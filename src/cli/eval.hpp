@@ -37,6 +37,12 @@ struct EvalJob {
   Progress* progress = nullptr;  ///< null: no progress drawn
 };
 
+/// Counts the NaN and infinite entries of x (all ranks' `rows` rows of
+/// `columns` values; this rank's from `first_row`): a warning line, or with
+/// `strict` an error.
+void check_finite(const std::vector<double>& values, std::size_t columns, std::size_t first_row,
+                  std::size_t rows, bool strict);
+
 /// Streams V (and dV) of the job into its writers, with values of type T in
 /// the file order of Layout (LayoutRight: C order; LayoutLeft: Fortran).
 template <class T, class Layout>

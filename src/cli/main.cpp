@@ -33,10 +33,12 @@ namespace {
 constexpr const char* program_usage =
     "usage: recur eval  --family NAME --n N --x X.npy --out V.npy [options]\n"
     "       recur gauss --family NAME --n N --out nodes_weights.npy [options]\n"
+    "       recur basis --dims D --degree P --out A.npy [options]\n"
     "       recur info\n"
     "\n"
     "  eval   V(i, n) = p_n(x_i) for every x of a .npy (or text) file, n < N, into a .npy file\n"
     "  gauss  the n-point Gauss rule of a family's weight: an n x 2 .npy file of nodes, weights\n"
+    "  basis  the multi-index table of a multivariate basis: a P x D int64 .npy file\n"
     "  info   recur's and Kokkos' versions, backends, devices and memory\n"
     "\n"
     "recur COMMAND --help describes each command. Exit status: 0 done, 2 a mistake on the\n"
@@ -86,7 +88,7 @@ std::string one_line(const char* text) {
 }
 
 const CommandSpec* find_command(const std::string& name) {
-  for (const CommandSpec* command : {&eval_command, &gauss_command, &info_command})
+  for (const CommandSpec* command : {&eval_command, &gauss_command, &basis_command, &info_command})
     if (name == command->name) return command;
   return nullptr;
 }
@@ -203,7 +205,7 @@ int main(int argc, char* argv[]) {
   }
   const CommandSpec* command = find_command(name);
   if (command == nullptr) {
-    std::fprintf(stderr, "recur: error: unknown command '%s'; the commands are eval, gauss and info (see recur --help)\n",
+    std::fprintf(stderr, "recur: error: unknown command '%s'; the commands are eval, gauss, basis and info (see recur --help)\n",
                  name.c_str());
     return 2;
   }
@@ -221,6 +223,7 @@ int main(int argc, char* argv[]) {
     const Arguments arguments(*command, argc, argv, 2);
     if (command == &eval_command) return run_eval(arguments);
     if (command == &gauss_command) return run_gauss(arguments);
+    if (command == &basis_command) return run_basis(arguments);
     return run_info(arguments);
   } catch (const std::exception& error) {
     // Status 2: a mistake on the command line, or a value recur refuses (the

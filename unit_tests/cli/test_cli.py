@@ -32,6 +32,11 @@ except ImportError:
     sys.exit(77)
 
 try:
+    import openturns as ot
+except ImportError:
+    ot = None
+
+try:
     import scipy.special as special
 except ImportError:
     special = None
@@ -344,7 +349,7 @@ class Gauss(Case):
 
 class Usage(Case):
     def test_help_on_every_command(self):
-        for command in ("eval", "gauss", "info"):
+        for command in ("eval", "gauss", "basis", "info"):
             rc, out, err = run(command, "--help")
             self.assertEqual(rc, 0)
             self.assertTrue(out.startswith("usage: recur " + command), out)
@@ -352,6 +357,7 @@ class Usage(Case):
         rc, out, _ = run("--help")
         self.assertEqual(rc, 0)
         self.assertIn("recur eval", out)
+        self.assertIn("recur basis", out)
         rc, _, err = run()
         self.assertEqual(rc, 2)
         self.assertIn("usage:", err)
@@ -406,6 +412,158 @@ class Usage(Case):
             rc, out, err = run("info", option)
             self.assertEqual(rc, 0, err)
             self.assertRegex(out, r"\b1 used by ", option)
+
+
+class ProductBases(Case):
+    """recur basis and recur eval --degree: multivariate product bases."""
+
+    def basis(self, *args):
+        out = self.path("alpha.npy")
+        rc, _, err = run("basis", "--out", out, *args)
+        self.assertEqual(rc, 0, err)
+        table = np.load(out)
+        self.assertEqual(table.dtype, np.int64)
+        return table
+
+    def psi(self, x, *args, derivative=False):
+        save(self.path("xi.npy"), x)
+        extra = ["--derivative", self.path("dPsi.npy")] if derivative else []
+        self.eval_ok("--x", self.path("xi.npy"), "--out", self.path("Psi.npy"), *args, *extra)
+        psi = np.load(self.path("Psi.npy"))
+        return (psi, np.load(self.path("dPsi.npy"))) if derivative else psi
+
+    def expect_close(self, got, want, tolerance):
+        scale = np.maximum(1.0, np.abs(want))
+        self.assertLess(np.max(np.abs(got - want) / scale), tolerance)
+
+    def test_index_sets_in_their_documented_orders(self):
+        self.assertEqual(self.basis("--dims", "3", "--degree", "2").tolist(), [
+            [0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [2, 0, 0], [1, 1, 0], [1, 0, 1],
+            [0, 2, 0], [0, 1, 1], [0, 0, 2]])
+        tensor = self.basis("--dims", "2", "--degree", "1,2", "--index-set", "tensor")
+        self.assertEqual(tensor.tolist(), [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2]])
+        hyperbolic = self.basis("--dims", "2", "--degree", "4", "--index-set", "hyperbolic:0.5")
+        # q = 0.5, p = 4: sqrt(a) + sqrt(b) <= 2 keeps (1, 1) and no other mixed term.
+        self.assertEqual(sorted(map(tuple, hyperbolic.tolist())),
+                         sorted([(0, 0), (1, 0), (0, 1), (2, 0), (0, 2), (1, 1), (3, 0), (0, 3),
+                                 (4, 0), (0, 4)]))
+
+    def test_tensor_sets_equal_numpys_vander2d_and_vander3d(self):
+        rng = np.random.default_rng(3)
+        x = rng.uniform(-1, 1, size=(300, 3))
+        he = np.polynomial.hermite_e
+        leg = np.polynomial.legendre
+        got = self.psi(x[:, :2], "--family", "hermite_e", "--degree", "3,5", "--index-set", "tensor")
+        self.expect_close(got, he.hermevander2d(x[:, 0], x[:, 1], [3, 5]), 1e-14)
+        got = self.psi(x, "--family", "legendre", "--degree", "2,4,3", "--index-set", "tensor",
+                       "--layout", "col")
+        self.assertTrue(np.isfortran(got))
+        self.expect_close(got, leg.legvander3d(x[:, 0], x[:, 1], x[:, 2], [2, 4, 3]), 1e-14)
+        got = self.psi(x, "--family", "hermite_e", "--degree", "3", "--index-set", "tensor")
+        self.expect_close(got, he.hermevander3d(x[:, 0], x[:, 1], x[:, 2], [3, 3, 3]), 1e-14)
+        got32 = self.psi(x.astype(np.float32), "--family", "hermite_e", "--degree", "3",
+                         "--index-set", "tensor")
+        self.assertEqual(got32.dtype, np.float32)
+        want = he.hermevander3d(*x.astype(np.float32).astype(np.float64).T, [3, 3, 3])
+        self.expect_close(got32, want, 3e-7)
+
+    @unittest.skipIf(ot is None, "OpenTURNS is not installed")
+    def test_total_degree_bases_equal_openturns(self):
+        rng = np.random.default_rng(5)
+        for d, p, names in [(2, 6, "HL"), (3, 6, "HLH"), (6, 4, "HLHLHL"), (4, 5, "LLLL"),
+                            (6, 6, "HHHHHH")]:
+            families = [ot.HermiteFactory() if c == "H" else ot.LegendreFactory() for c in names]
+            x = np.column_stack([rng.standard_normal(64) if c == "H" else rng.uniform(-1, 1, 64)
+                                 for c in names])
+            enumerate_function = ot.LinearEnumerateFunction(d)
+            factory = ot.OrthogonalProductPolynomialFactory(families, enumerate_function)
+            P = enumerate_function.getStrataCumulatedCardinal(p)
+            want = np.column_stack([np.array(factory.build(j)(x)).ravel() for j in range(P)])
+            alpha = np.array([list(enumerate_function(j)) for j in range(P)])
+            self.assertEqual(self.basis("--dims", str(d), "--degree", str(p)).tolist(),
+                             alpha.tolist())
+            family = ",".join("hermite_e_normalized" if c == "H" else "legendre_normalized"
+                              for c in names)
+            got = self.psi(x, "--family", family, "--degree", str(p))
+            self.assertEqual(got.shape, (64, P))
+            # 1e-13 relative to the values' scale (OpenTURNS' own rounding
+            # reaches a few 1e-15 at degree 6).
+            self.expect_close(got, want, 1e-13)
+
+    def test_gradients_and_parameters(self):
+        rng = np.random.default_rng(8)
+        x = np.column_stack([rng.uniform(-1, 1, 50), rng.gamma(2.5, size=50)])
+        lag = np.polynomial.laguerre
+        # Legendre in x1, the Laguerre polynomials L_n (alpha = 0) in x2.
+        psi, dpsi = self.psi(x, "--family", "legendre,laguerre:alpha=0", "--degree", "3,2",
+                             "--index-set", "tensor", derivative=True)
+        leg = np.polynomial.legendre
+        v1, v2 = leg.legvander(x[:, 0], 3), lag.lagvander(x[:, 1], 2)
+        d1 = np.column_stack([leg.legval(x[:, 0], leg.legder(np.eye(4)[n])) for n in range(4)])
+        d2 = np.column_stack([lag.lagval(x[:, 1], lag.lagder(np.eye(3)[n])) for n in range(3)])
+        want = np.einsum("ia,ib->iab", v1, v2).reshape(50, 12)
+        want_d = np.stack([np.einsum("ia,ib->iab", d1, v2).reshape(50, 12),
+                           np.einsum("ia,ib->iab", v1, d2).reshape(50, 12)], axis=2)
+        self.expect_close(psi, want, 1e-14)
+        self.assertEqual(dpsi.shape, (50, 12, 2))
+        self.expect_close(dpsi, want_d, 1e-13)
+        col_psi, col_dpsi = self.psi(x, "--family", "legendre,laguerre", "--degree", "3,2",
+                                     "--index-set", "tensor", "--layout", "col", derivative=True)
+        self.assertTrue(np.isfortran(col_dpsi))
+        self.assertTrue(np.array_equal(col_psi, psi))
+        self.assertTrue(np.array_equal(col_dpsi, dpsi))
+
+    def test_bad_input(self):
+        save(self.path("xi.npy"), np.zeros((4, 3)))
+        save(self.path("cube.npy"), np.zeros((2, 2, 2)))
+        xi = self.path("xi.npy")
+        out = self.path("Psi.npy")
+        cases = [
+            (["eval", "--family", "legendre,hermite_e", "--degree", "2", "--x", xi, "--out", out], 2,
+             "recur eval: error: --family lists 2 families but x has d = 3 columns; give one "
+             "family for every dimension, or one per dimension"),
+            (["eval", "--family", "legendre", "--degree", "-1", "--x", xi, "--out", out], 2, None),
+            (["eval", "--family", "legendre", "--degree", "2", "--index-set", "hyperbolic:1.5",
+              "--x", xi, "--out", out], 2,
+             "recur eval: error: --index-set hyperbolic:1.5: q must be in (0, 1] (1 gives the total "
+             "set)"),
+            (["eval", "--family", "legendre", "--degree", "2", "--index-set", "sparse",
+              "--x", xi, "--out", out], 2,
+             "recur eval: error: --index-set sparse: expected total, tensor or hyperbolic:Q"),
+            (["eval", "--family", "power_sums", "--degree", "2", "--x", xi, "--out", out], 2,
+             "recur eval: error: power_sums is no polynomial family; a basis takes the three-term "
+             "families (every family but power_sums and hermite_function)"),
+            (["eval", "--family", "jacobi:gamma=1", "--degree", "2", "--x", xi, "--out", out], 2,
+             "recur eval: error: --family jacobi:gamma=1: 'gamma=1' is no parameter; write "
+             "NAME:alpha=A:beta=B or NAME:lambda=L"),
+            (["eval", "--family", "legendre", "--degree", "2", "--n", "3", "--x", xi, "--out", out],
+             2, "recur eval: error: --n and --degree exclude each other: --n N for one variable, "
+             "--degree P for the samples of an (M, d) array"),
+            (["eval", "--family", "legendre", "--degree", "2", "--x", self.path("cube.npy"), "--out",
+              out], 1, "recur eval: error: " + self.path("cube.npy") + ": the array has shape "
+             "(2, 2, 2); recur reads samples as an (M, d) array, one sample a row (or a 1-D array "
+             "for d = 1)"),
+            (["eval", "--family", "legendre", "--degree", "400", "--x", xi, "--out", out], 2,
+             "recur eval: error: the set would hold more than 44739242 multi-indices of d = 3 (2^27 "
+             "entries); lower the degree or the dimension, or use a hyperbolic set"),
+            (["basis", "--dims", "0", "--degree", "2", "--out", out], 2, None),
+            (["basis", "--dims", "3", "--degree", "1,2", "--index-set", "tensor", "--out", out], 2,
+             "recur basis: error: --degree 1,2 gives 2 degrees for d = 3 dimensions; give one "
+             "degree, or one per dimension"),
+        ]
+        for args, status, message in cases:
+            rc, _, err = run(*args)
+            self.assertEqual(rc, status, (args, err))
+            self.assertEqual(len(err.splitlines()), 1, err)
+            if message:
+                self.assertEqual(err.strip(), message)
+            self.assertFalse(os.path.exists(out), args)
+        # Outside a family's domain, as with one variable: NaN, and a warning.
+        save(xi, np.array([[0.5, np.nan]]))
+        rc, _, err = run("eval", "--family", "legendre", "--degree", "2", "--x", xi, "--out", out)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("x holds 1 NaN and 0 infinite values of 2 (the first at row 0)", err)
+        self.assertTrue(np.all(np.isnan(np.load(out))))
 
 
 class BadInput(Case):

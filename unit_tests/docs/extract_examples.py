@@ -49,9 +49,25 @@ Kokkos::View<double*, Space> x("x", M);
 Kokkos::parallel_for("x", Kokkos::RangePolicy<Space>(0, M), docs_support::Linspace{x, -0.9, 0.9});
 """
 
+# A product basis of P = N = 8 functions (d = 7, degree 1) at M samples.
+PRODUCT = """
+const recur::ProductBasis basis(recur::HermiteENormalized{}, recur::MultiIndexSet::total_degree(7, 1));
+Kokkos::View<double**, Kokkos::LayoutRight, Space> X("X", M, 7);
+Kokkos::parallel_for("X", Kokkos::RangePolicy<Space>(0, M), docs_support::Scatter{X});
+Kokkos::View<double**, Space> Psi("Psi", M, 8);
+Kokkos::View<double***, Space> dPsi("dPsi", M, 8, 7);
+"""
+
 CONTEXTS = {
     "evaluate": """
 Kokkos::View<double**, Space> V("V", M, N), dV("dV", M, N);
+""" + PRODUCT,
+    "ProductBasis": """
+std::vector<recur::AnyFamily> families{recur::HermiteENormalized{}, recur::LegendreNormalized{}};
+const recur::MultiIndexSet set = recur::MultiIndexSet::total_degree(2, 3);
+""",
+    "sobol_indices": PRODUCT + """
+const std::vector<double> c{1, 0.5, 0.25, 0, 0, 0, 0, 0.125};
 """,
     "auto_policy": """
 Kokkos::View<double**, Space> V("V", M, N);
@@ -67,7 +83,7 @@ docs_support::Powers f;
     "series": """
 Kokkos::View<double**, Space> C("C", N, K), Y("Y", M, K), dY("dY", M, K);
 Kokkos::deep_copy(C, 0.5);
-""",
+""" + PRODUCT,
     "series_via_blas": """
 Kokkos::View<double**, Space> C("C", N, K), Y("Y", M, K), V("V", M, N);
 Kokkos::deep_copy(C, 0.5);
@@ -86,7 +102,7 @@ Kokkos::parallel_for("values", Kokkos::RangePolicy<Space>(0, n), docs_support::S
 Kokkos::View<double*, Space> y("y", M), coefficients("coefficients", N), weights("weights", M);
 Kokkos::deep_copy(y, 1.0);
 Kokkos::deep_copy(weights, 2.0);
-""",
+""" + PRODUCT,
     "evaluate_streamed": """
 using T = double;
 using Layout = Kokkos::LayoutRight;
@@ -135,6 +151,14 @@ struct Powers {
   KOKKOS_FUNCTION void operator()(double xi, recur::Slice<double> slice) const {
     double power = xi;
     for (int k = 0; k < slice.size(); ++k, power *= xi) slice(k) = power;
+  }
+};
+// Samples for a product basis: X(i, k) spread over [-1, 1], distinct rows.
+struct Scatter {
+  Kokkos::View<double**, Kokkos::LayoutRight> X;
+  KOKKOS_FUNCTION void operator()(int i) const {
+    for (int k = 0; k < int(X.extent(1)); ++k)
+      X(i, k) = -1 + 2.0 * ((i * (2 * k + 3) + 7 * k) % X.extent(0)) / X.extent(0);
   }
 };
 // A function of x for project.

@@ -143,6 +143,27 @@ TEST(MpiFit, EqualsOneProcessIllConditioned) {
   fit_equals_one_process(recur::Legendre{}, 7, 0.5, 1, true, 4 * 3.8e6 * 1.12e-16);
 }
 
+// A product basis (regression polynomial chaos): x is M x 2 samples.
+TEST(MpiFit, ProductBasisEqualsOneProcess) {
+  const std::int64_t M = 600;
+  const recur::ProductBasis basis({recur::HermiteENormalized{}, recur::LegendreNormalized{}},
+                                  recur::MultiIndexSet::total_degree(2, 5));
+  const int N = basis.size();
+  const Data a = sample(M, -2, 2), b = sample(M, -1, 1);
+  Kokkos::View<double**, Kokkos::LayoutRight, Space> X("X", M, 2);
+  auto X_host = Kokkos::create_mirror_view(X);
+  for (std::int64_t i = 0; i < M; ++i) X_host(i, 0) = a.x[i], X_host(i, 1) = b.x[(i * 37) % M];
+  Kokkos::deep_copy(X, X_host);
+  const auto y = device_copy(a.y, "y");
+  Kokkos::View<double*, Space> one("one", N), many("many", N);
+  recur::fit(Space{}, basis, X, y, one);
+  const recur::mpi::Rows mine = uneven(M);
+  const auto range = std::make_pair(mine.first, mine.first + mine.count);
+  recur::mpi::fit(MPI_COMM_WORLD, Space{}, basis, Kokkos::subview(X, range, Kokkos::ALL),
+                  Kokkos::subview(y, range), N, many);
+  EXPECT_LE(relative_difference(host_values(many), host_values(one)), 1e-12);
+}
+
 TEST(MpiFit, RowsOfSplitsEvenly) {
   // 10 rows over 4 ranks: 3, 3, 2, 2.
   EXPECT_EQ(recur::mpi::rows_of(10, 0, 4).first, 0);

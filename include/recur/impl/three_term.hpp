@@ -173,6 +173,34 @@ struct ThreeTermKernel {
   }
 };
 
+// The N - 1 steps of `family`'s recurrence in the working number W, into
+// out[0 .. N-2] (host memory), and what the kernels need to know of them.
+// Double-double results need coefficients beyond long double's 64 bits;
+// float results (run in double) do not, and long double is 5 to 30 times
+// faster to tabulate (6.6 against 120 ns a term for HermiteENormalized, 22
+// against 600 for JacobiNormalized on this project's 2-core CPU).
+struct TableFlags {
+  bool large  = false;  // |a| 2^64 + |b| + |c| >= 2^95 for some step (scan_form.hpp)
+  bool zero_b = true;   // b = 0 at every step
+};
+template <class W, class Family>
+TableFlags tabulate_coefficients(const Family& family, int N, ThreeTermCoefficients<W>* out) {
+  using R = std::conditional_t<std::is_same_v<W, DoubleDouble>, Quad, long double>;
+  TableFlags flags;
+  for (int n = 0; n + 1 < N; ++n) {
+    const ThreeTermCoefficients<R> k = coefficients_in<R>(family, n);
+    from_real(k.a, out[n].a);
+    from_real(k.b, out[n].b);
+    from_real(k.c, out[n].c);
+    flags.large = flags.large ||
+                  !(std::fabs(leading(k.a)) * Range<W>::unchecked_x + std::fabs(leading(k.b)) +
+                        std::fabs(leading(k.c)) <
+                    Range<W>::unchecked_growth);
+    flags.zero_b = flags.zero_b && is_zero(out[n].b);
+  }
+  return flags;
+}
+
 // The coefficient table of `family` for N terms in the working number W,
 // in MemorySpace. Tabulating runs on the host, for double results in
 // double-double (Quad) where the family gives coefficients in it (recur's
@@ -215,31 +243,16 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
   Table table(Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
                                  "recur::evaluate::coefficients"),
               terms);
-  // Double-double results need coefficients beyond long double's 64 bits;
-  // float results (run in double) do not, and long double is 5 to 30 times
-  // faster to tabulate (6.6 against 120 ns a term for HermiteENormalized, 22
-  // against 600 for JacobiNormalized on this project's 2-core CPU).
-  using R    = std::conditional_t<std::is_same_v<W, DoubleDouble>, Quad, long double>;
-  auto host  = Kokkos::create_mirror_view(table);
-  bool large = false, zero_b = true;
-  for (int n = 0; n + 1 < N; ++n) {
-    const ThreeTermCoefficients<R> k = coefficients_in<R>(family, n);
-    from_real(k.a, host(n).a);
-    from_real(k.b, host(n).b);
-    from_real(k.c, host(n).c);
-    large = large || !(std::fabs(leading(k.a)) * Range<W>::unchecked_x + std::fabs(leading(k.b)) +
-                           std::fabs(leading(k.c)) <
-                       Range<W>::unchecked_growth);
-    zero_b = zero_b && is_zero(host(n).b);
-  }
+  auto host                = Kokkos::create_mirror_view(table);
+  const TableFlags flags   = tabulate_coefficients<W>(family, N, host.data());
   Kokkos::deep_copy(space, table, host);
   // The host mirror must outlive the (possibly asynchronous) copy.
   fence(space, "recur::evaluate: coefficient upload");
   kept.valid = true;
   std::memcpy(kept.key, &family, sizeof(Family));
   kept.table = table;
-  kept.large  = large;
-  kept.zero_b = zero_b;
+  kept.large  = flags.large;
+  kept.zero_b = flags.zero_b;
   if (!hooked) {
     Kokkos::push_finalize_hook([] {
       std::lock_guard<std::mutex> release(mutex);
@@ -247,7 +260,7 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
     });
     hooked = true;
   }
-  return {table, large, zero_b};
+  return {table, flags.large, flags.zero_b};
 }
 
 // What runs per x for `family` with N terms in precision T: a direct family

@@ -1,0 +1,504 @@
+#ifndef RECUR_IMPL_PRODUCT_BASIS_HPP
+#define RECUR_IMPL_PRODUCT_BASIS_HPP
+
+// The kernel of recur::evaluate for product bases (recur/product_basis.hpp).
+//
+// A team takes a block of B samples. First each of its threads fills the
+// univariate tables of one sample, p^(k)_n(xi_k) / p^(k)_0 for every
+// dimension k and n up to the set's largest degree in k, into team scratch
+// (a table per term, B samples side by side: no bank conflicts); then the
+// team writes the block's B x P values, each one the product of the table
+// entries its multi-index names (only the dimensions of degree > 0: at most
+// p factors, whatever d is), in the order of Psi's memory (samples fastest
+// for LayoutLeft, functions fastest for LayoutRight), so that a GPU's stores
+// coalesce for either. On CPUs a team is one thread.
+
+#include <recur/families.hpp>
+#include <recur/impl/checks.hpp>
+#include <recur/impl/cpu_lanes.hpp>
+#include <recur/impl/kokkos_compat.hpp>
+#include <recur/impl/numbers.hpp>
+#include <recur/impl/three_term.hpp>
+#include <recur/multi_index.hpp>
+#include <recur/slice.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace recur::impl {
+
+struct NoGradient {};
+
+// A basis' tables and multi-indices in MemorySpace. Dimension k's steps are
+// coefficients[step_offset[k] .. step_offset[k+1]), its terms (one more)
+// the scratch tables term_offset[k] .. term_offset[k+1]. Function j's
+// factors are entries factor_offset[j] .. factor_offset[j+1]: the scratch
+// table factor_term[e] of dimension factor_dim[e], dimensions increasing.
+// parent[j] is the function whose multi-index is alpha_j with its last
+// non-zero entry made 0, where the set has it before j (every total,
+// tensor and hyperbolic set does): Psi_j = Psi_parent times one factor, the
+// last of its list. -1 for alpha = 0 and where the set has no such function.
+template <class W, class MemorySpace>
+struct ProductBasisData {
+  Kokkos::View<ThreeTermCoefficients<W>*, MemorySpace> coefficients;
+  Kokkos::View<int*, MemorySpace> step_offset, term_offset;
+  Kokkos::View<unsigned char*, MemorySpace> large, zero_b;
+  Kokkos::View<std::int64_t*, MemorySpace> factor_offset;
+  Kokkos::View<int*, MemorySpace> factor_term, factor_dim;
+  Kokkos::View<int*, MemorySpace> parent;
+  int terms = 0;  // all dimensions' terms, the tables per sample
+};
+
+template <class W, class ExecSpace, class Tabulate>
+ProductBasisData<W, typename ExecSpace::memory_space> make_product_basis_data(
+    const ExecSpace& space, const MultiIndexSet& set, const std::vector<int>& terms,
+    const Tabulate& tabulate) {
+  using MemorySpace = typename ExecSpace::memory_space;
+  const int d       = set.dimension();
+  const int P       = set.size();
+  ProductBasisData<W, MemorySpace> data;
+  const auto view = [&](auto& v, std::size_t n, const std::string& label) {
+    using V = std::decay_t<decltype(v)>;
+    v       = V(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, label), n);
+    return Kokkos::create_mirror_view(v);
+  };
+  auto step_offset = view(data.step_offset, std::size_t(d) + 1, "recur::product_basis::steps");
+  auto term_offset = view(data.term_offset, std::size_t(d) + 1, "recur::product_basis::terms");
+  step_offset(0) = term_offset(0) = 0;
+  for (int k = 0; k < d; ++k) {
+    step_offset(k + 1) = step_offset(k) + terms[std::size_t(k)] - 1;
+    term_offset(k + 1) = term_offset(k) + terms[std::size_t(k)];
+  }
+  data.terms        = term_offset(d);
+  auto coefficients = view(data.coefficients, std::size_t(std::max(step_offset(d), 1)),
+                           "recur::product_basis::coefficients");
+  auto large        = view(data.large, std::size_t(d), "recur::product_basis::large");
+  auto zero_b       = view(data.zero_b, std::size_t(d), "recur::product_basis::zero_b");
+  for (int k = 0; k < d; ++k) {
+    const TableFlags flags = tabulate(k, terms[std::size_t(k)], coefficients.data() + step_offset(k));
+    large(k)               = flags.large;
+    zero_b(k)              = flags.zero_b;
+  }
+  std::int64_t factors = 0;
+  for (int j = 0; j < P; ++j)
+    for (int k = 0; k < d; ++k) factors += set(j, k) > 0;
+  auto factor_offset = view(data.factor_offset, std::size_t(P) + 1, "recur::product_basis::offsets");
+  auto factor_term   = view(data.factor_term, std::size_t(std::max<std::int64_t>(factors, 1)),
+                            "recur::product_basis::factor_terms");
+  auto factor_dim    = view(data.factor_dim, std::size_t(std::max<std::int64_t>(factors, 1)),
+                            "recur::product_basis::factor_dims");
+  std::int64_t e = 0;
+  for (int j = 0; j < P; ++j) {
+    factor_offset(j) = e;
+    for (int k = 0; k < d; ++k)
+      if (set(j, k) > 0) {
+        factor_term(e) = term_offset(k) + set(j, k);
+        factor_dim(e)  = k;
+        ++e;
+      }
+  }
+  factor_offset(P) = e;
+  auto parent = view(data.parent, std::size_t(std::max(P, 1)), "recur::product_basis::parents");
+  {
+    std::unordered_map<std::string, int> index;  // a row's bytes -> its j
+    const auto key = [&](const int* row) {
+      return std::string(reinterpret_cast<const char*>(row), sizeof(int) * std::size_t(d));
+    };
+    index.reserve(std::size_t(P));
+    for (int j = 0; j < P; ++j) index.emplace(key(set.table().data() + std::size_t(j) * d), j);
+    std::vector<int> row(static_cast<std::size_t>(d));
+    for (int j = 0; j < P; ++j) {
+      parent(j) = -1;
+      if (factor_offset(j + 1) == factor_offset(j)) continue;
+      std::copy(set.table().begin() + std::ptrdiff_t(j) * d,
+                set.table().begin() + std::ptrdiff_t(j + 1) * d, row.begin());
+      row[std::size_t(factor_dim(factor_offset(j + 1) - 1))] = 0;
+      const auto found = index.find(key(row.data()));
+      if (found != index.end() && found->second < j) parent(j) = found->second;
+    }
+  }
+  Kokkos::deep_copy(space, data.step_offset, step_offset);
+  Kokkos::deep_copy(space, data.term_offset, term_offset);
+  Kokkos::deep_copy(space, data.coefficients, coefficients);
+  Kokkos::deep_copy(space, data.large, large);
+  Kokkos::deep_copy(space, data.zero_b, zero_b);
+  Kokkos::deep_copy(space, data.factor_offset, factor_offset);
+  Kokkos::deep_copy(space, data.factor_term, factor_term);
+  Kokkos::deep_copy(space, data.factor_dim, factor_dim);
+  Kokkos::deep_copy(space, data.parent, parent);
+  // The host mirrors must outlive the (possibly asynchronous) copies.
+  fence(space, "recur::evaluate: product basis upload");
+  return data;
+}
+
+// What every product-basis kernel does first: the univariate tables of a
+// team's block of samples, in scratch (see the top of this file).
+// table[t * B + b] is term t of sample b; term `terms` is the sample's base
+// (the product of the families' p_0, NaN where a coordinate is NaN).
+template <class S, class W, class ExecSpace, class XView>
+struct ProductTables {
+  using MemorySpace = typename ExecSpace::memory_space;
+  using team_member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using ScratchView = Kokkos::View<S*, typename ExecSpace::scratch_memory_space,
+                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+  ProductBasisData<W, MemorySpace> data;
+  XView X;
+  S base;     // the product of the families' p_0
+  int d;
+  int block;  // B, the samples of a team
+  int level;  // scratch level
+
+  // Scratch for `tables` sets of tables (values, and derivatives).
+  static std::size_t scratch_bytes(int block, int terms, int tables) {
+    return ScratchView::shmem_size(std::size_t(block) * std::size_t(terms + 1)) *
+           std::size_t(tables);
+  }
+  KOKKOS_FUNCTION ScratchView allocate(const team_member& team) const {
+    return ScratchView(team.team_scratch(level), std::size_t(block) * std::size_t(data.terms + 1));
+  }
+  // The block's first sample and its number of samples.
+  KOKKOS_FUNCTION std::int64_t first(const team_member& team) const {
+    return std::int64_t(team.league_rank()) * block;
+  }
+  KOKKOS_FUNCTION int count(const team_member& team) const {
+    const std::int64_t M = std::int64_t(X.extent(0));
+    return int(first(team) + block <= M ? block : M - first(team));
+  }
+  // Fills the tables (and the derivatives' where `gradient`), then a barrier.
+  template <bool gradient>
+  KOKKOS_FUNCTION void fill(const team_member& team, const ScratchView& table,
+                            const ScratchView& dtable) const {
+    const std::int64_t i0 = first(team);
+    const int samples     = count(team);
+    const std::size_t base_row = std::size_t(data.terms) * block;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, samples),
+                         [&](int b) { table(base_row + b) = base; });
+    for (int k = 0; k < d; ++k) {
+      const int t0 = data.term_offset(k);
+      const int n  = data.term_offset(k + 1) - t0;
+      // (An unmanaged view of dimension k's steps: no reference counts.)
+      const ThreeTermKernel<W, MemorySpace> kernel{
+          Kokkos::View<const ThreeTermCoefficients<W>*, MemorySpace>(
+              data.coefficients.data() + data.step_offset(k), std::size_t(n > 1 ? n - 1 : 0)),
+          constant<W>(1.0), {}, data.large(k) != 0, data.zero_b(k) != 0};
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, samples), [&](int b) {
+        const Slice<S> values(&table(std::size_t(t0) * block + b), block, n);
+        const double x = double(X(i0 + b, k));
+        if constexpr (gradient) {
+          kernel.fill(x, values, Slice<S>(&dtable(std::size_t(t0) * block + b), block, n));
+        } else {
+          kernel.fill(x, values);
+        }
+        table(base_row + b) *= values(0);  // 1, or NaN outside the domain
+      });
+    }
+    team.team_barrier();
+  }
+  // On CPUs a team is one thread and holds up to host_block samples; it
+  // keeps every function's values of `width` of them at a time in
+  // `products` (P x width): all of the block's, or runs of row_run samples
+  // for rows contiguous in memory.
+  static constexpr bool one_thread =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
+  static constexpr int host_block = 512;
+  static constexpr int row_run    = 32;
+
+  // The host's samples a team: up to 512, where their P values stay within
+  // 512 KiB (half a core's L2 cache here), at least 8.
+  static int host_samples(int P) {
+    const int fit = int((std::int64_t(1) << 16) / std::max(P, 1)) / 8 * 8;
+    return std::max(8, std::min(host_block, fit));
+  }
+  KOKKOS_FUNCTION ScratchView allocate_products(const team_member& team, int P, int width) const {
+    return ScratchView(team.team_scratch(level), std::size_t(width) * std::size_t(P));
+  }
+  // products[j * width + b] = Psi_j of samples b0 + b, b < n, in order of
+  // j: from its parent's values and one factor where it has a parent (one
+  // multiply a value), else from all of its factors. The runs over b
+  // vectorize.
+  KOKKOS_FUNCTION S* product(const ScratchView& table, const ScratchView& products, int width,
+                             int b0, int n, int j) const {
+    S* out                 = &products(std::size_t(j) * width);
+    const std::int64_t e0  = data.factor_offset(j), e1 = data.factor_offset(j + 1);
+    const int up           = data.parent(j);
+    const S* from          = up >= 0 ? &products(std::size_t(up) * width)
+                                     : &table(std::size_t(data.terms) * block + b0);
+    const std::int64_t own = up >= 0 ? e1 - 1 : e0;
+    if (own == e1) {
+      for (int b = 0; b < n; ++b) out[b] = from[b];
+      return out;
+    }
+    const S* row = &table(std::size_t(data.factor_term(own)) * block + b0);
+    for (int b = 0; b < n; ++b) out[b] = from[b] * row[b];
+    for (std::int64_t e = own + 1; e < e1; ++e) {
+      row = &table(std::size_t(data.factor_term(e)) * block + b0);
+      for (int b = 0; b < n; ++b) out[b] *= row[b];
+    }
+    return out;
+  }
+  // Psi_j of sample b: its base times the factors e0 .. e1 - 1 but `skip`.
+  KOKKOS_FUNCTION S value(const ScratchView& table, int b, std::int64_t e0, std::int64_t e1,
+                          std::int64_t skip = -1) const {
+    S v = table(std::size_t(data.terms) * block + b);
+    for (std::int64_t e = e0; e < e1; ++e)
+      if (e != skip) v *= table(std::size_t(data.factor_term(e)) * block + b);
+    return v;
+  }
+};
+
+template <class S, class W, class ExecSpace, class XView, class PsiView, class DView>
+struct ProductBasisFunctor {
+  using Tables_t = ProductTables<S, W, ExecSpace, XView>;
+  using T        = typename PsiView::value_type;
+
+  // out[b * pitch + j] = T(values[j * width + b]) for b < n, j < P: rows
+  // from the functions' values (P x width). Where the CPU has AVX2, 4 x 4
+  // tiles are turned in registers so that each row is written 4 values at
+  // a time (the same numbers as the plain loop, which does the rest).
+  void store_rows(const S* values, int width, int n, T* out, std::size_t pitch) const {
+    int rows_done = 0;  // rows written whole
+#ifdef RECUR_IMPL_CPU_LANES
+    if constexpr (std::is_same_v<S, double>) {
+      for (; rows_done + 4 <= n; rows_done += 4) {
+        const int b = rows_done;
+        int j       = 0;
+        for (; j + 4 <= P; j += 4) {
+          const double* v  = values + std::size_t(j) * width + b;
+          const __m256d a0 = _mm256_loadu_pd(v), a1 = _mm256_loadu_pd(v + width);
+          const __m256d a2 = _mm256_loadu_pd(v + 2 * width), a3 = _mm256_loadu_pd(v + 3 * width);
+          const __m256d t0 = _mm256_unpacklo_pd(a0, a1), t1 = _mm256_unpackhi_pd(a0, a1);
+          const __m256d t2 = _mm256_unpacklo_pd(a2, a3), t3 = _mm256_unpackhi_pd(a2, a3);
+          const __m256d r[4] = {_mm256_permute2f128_pd(t0, t2, 0x20),
+                                _mm256_permute2f128_pd(t1, t3, 0x20),
+                                _mm256_permute2f128_pd(t0, t2, 0x31),
+                                _mm256_permute2f128_pd(t1, t3, 0x31)};
+          for (int k = 0; k < 4; ++k) {
+            T* row = out + std::size_t(b + k) * pitch + j;
+            if constexpr (std::is_same_v<T, float>) {
+              _mm_storeu_ps(row, _mm256_cvtpd_ps(r[k]));
+            } else {
+              _mm256_storeu_pd(row, r[k]);
+            }
+          }
+        }
+        for (int k = 0; k < 4; ++k)
+          for (int jj = j; jj < P; ++jj)
+            out[std::size_t(b + k) * pitch + jj] = T(values[std::size_t(jj) * width + b + k]);
+      }
+    }
+#endif
+    for (int b = rows_done; b < n; ++b)
+      for (int j = 0; j < P; ++j) out[std::size_t(b) * pitch + j] = T(values[std::size_t(j) * width + b]);
+  }
+
+  // dst[0 .. n) = src[0 .. n), with non-temporal stores where `stream` and
+  // the CPU has them (what memset does for large outputs: no read of each
+  // line before it is written).
+  static void copy_out(T* dst, const T* src, std::size_t n, bool stream) {
+    std::size_t i = 0;
+#ifdef RECUR_IMPL_CPU_LANES
+    if (stream) {
+      for (; i < n && reinterpret_cast<std::uintptr_t>(dst + i) % 32 != 0; ++i) dst[i] = src[i];
+      constexpr std::size_t lane = 32 / sizeof(T);
+      for (; i + lane <= n; i += lane) {
+        if constexpr (std::is_same_v<T, float>) {
+          _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
+        } else {
+          _mm256_stream_pd(dst + i, _mm256_loadu_pd(src + i));
+        }
+      }
+    }
+#else
+    (void)stream;
+#endif
+    for (; i < n; ++i) dst[i] = src[i];
+  }
+
+  // A CPU thread's block: a function at a time over the block's samples
+  // (Tables::product). Columns contiguous: each function's values of the
+  // block are one run of Psi's column. Rows contiguous: then runs of 8
+  // samples, turned into rows (store_rows).
+  // Either way the runs go out through a staging buffer, streamed where Psi
+  // is large (copy_out); other strides are stored one value at a time.
+  void host_block(const typename Tables_t::team_member& team,
+                  const typename Tables_t::ScratchView& table,
+                  std::int64_t first, int count) const {
+    const int block = tables.block;
+    const bool rows = Psi.stride_1() == 1 && Psi.extent(1) > 1;
+    const bool columns = !rows && (Psi.stride_0() == 1 || Psi.extent(0) == 1);
+    const bool stream  = Psi.span() * sizeof(T) >= stream_bytes;
+    constexpr int run = Tables_t::row_run;
+    T* stage = static_cast<T*>(team.team_scratch(tables.level).get_shmem(
+        sizeof(T) * std::size_t(std::max(block, run * P))));
+    if (!rows) {
+      const auto products = tables.allocate_products(team, P, block);
+      for (int j = 0; j < P; ++j) {
+        const S* values = tables.product(table, products, block, 0, count, j);
+        if (columns) {
+          for (int b = 0; b < count; ++b) stage[b] = T(values[b]);
+          copy_out(&Psi(first, j), stage, std::size_t(count), stream);
+        } else {
+          for (int b = 0; b < count; ++b) Psi(first + b, j) = T(values[b]);
+        }
+      }
+    } else {
+      const auto products = tables.allocate_products(team, P, run);
+      const bool adjacent = Psi.stride_0() == std::size_t(P);  // rows one after the other
+      for (int b0 = 0; b0 < count; b0 += run) {
+        const int n = count - b0 < run ? count - b0 : run;
+        for (int j = 0; j < P; ++j) tables.product(table, products, run, b0, n, j);
+        store_rows(&products(0), run, n, stage, std::size_t(P));
+        if (adjacent) {
+          copy_out(&Psi(first + b0, 0), stage, std::size_t(n) * P, stream);
+        } else {
+          for (int b = 0; b < n; ++b)
+            copy_out(&Psi(first + b0 + b, 0), stage + std::size_t(b) * P, std::size_t(P), stream);
+        }
+      }
+    }
+#ifdef RECUR_IMPL_CPU_LANES
+    if (stream) _mm_sfence();  // the streamed stores, ordered before the kernel ends
+#endif
+  }
+
+  using Tables      = Tables_t;
+  using team_member = typename Tables::team_member;
+  static constexpr bool gradient = !std::is_same_v<DView, NoGradient>;
+
+  Tables tables;
+  PsiView Psi;
+  DView dPsi;
+  int P;
+  bool samples_fastest;  // the order of Psi's memory
+
+  KOKKOS_FUNCTION void operator()(const team_member& team) const {
+    const auto table = tables.allocate(team);
+    typename Tables::ScratchView dtable;
+    if constexpr (gradient) dtable = tables.allocate(team);
+    tables.template fill<gradient>(team, table, dtable);
+    const std::int64_t first = tables.first(team);
+    const int count          = tables.count(team);
+    const int block          = tables.block;
+    const auto& data         = tables.data;
+    if constexpr (!gradient && Tables::one_thread) {
+      host_block(team, table, first, count);
+      return;
+    }
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, std::int64_t(count) * P), [&](std::int64_t q) {
+      const int b = int(samples_fastest ? q % count : q / P);
+      const int j = int(samples_fastest ? q / count : q % P);
+      const std::int64_t e0 = data.factor_offset(j), e1 = data.factor_offset(j + 1);
+      const std::int64_t i  = first + b;
+      Psi(i, j)             = T(tables.value(table, b, e0, e1));
+      if constexpr (gradient) {
+        // d/dxi_k: the factor of dimension k differentiated; 0 where alpha_k
+        // is 0 (NaN with the sample's NaN base).
+        const S zero = table(std::size_t(data.terms) * block + b) * S(0);
+        std::int64_t e = e0;
+        for (int k = 0; k < tables.d; ++k) {
+          S g = zero;
+          if (e < e1 && data.factor_dim(e) == k) {
+            g = tables.value(table, b, e0, e1, e) *
+                dtable(std::size_t(data.factor_term(e)) * block + b);
+            ++e;
+          }
+          dPsi(i, j, k) = T(g);
+        }
+      }
+    });
+  }
+};
+
+// Y(i, k) = sum_j C(j, k) Psi_j(X(i, :)): a thread per sample and
+// expansion, Psi_j formed in registers from the tables and never stored.
+template <class S, class W, class ExecSpace, class XView, class CView, class YView>
+struct ProductSeriesFunctor {
+  using Tables      = ProductTables<S, W, ExecSpace, XView>;
+  using team_member = typename Tables::team_member;
+
+  Tables tables;
+  CView C;
+  YView Y;
+  int P;
+  int K;  // expansions (C's columns)
+
+  KOKKOS_FUNCTION void operator()(const team_member& team) const {
+    const auto table = tables.allocate(team);
+    tables.template fill<false>(team, table, table);
+    const std::int64_t first = tables.first(team);
+    const int count          = tables.count(team);
+    const auto& data         = tables.data;
+    if constexpr (Tables::one_thread) {
+      // A CPU thread: each function over the block's samples (vectorized),
+      // added into every expansion's sums.
+      const auto products = tables.allocate_products(team, P, tables.block);
+      for (int j = 0; j < P; ++j) tables.product(table, products, tables.block, 0, count, j);
+      for (int k = 0; k < K; ++k) {
+        S sum[Tables::host_block] = {};
+        for (int j = 0; j < P; ++j) {
+          const S c       = S(entry(C, j, k));
+          const S* values = &products(std::size_t(j) * tables.block);
+          for (int b = 0; b < count; ++b) sum[b] += values[b] * c;
+        }
+        for (int b = 0; b < count; ++b) entry(Y, first + b, k) = typename YView::value_type(sum[b]);
+      }
+      return;
+    }
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count * K), [&](int q) {
+      const int b = q % count, k = q / count;
+      S sum = 0;
+      for (int j = 0; j < P; ++j)
+        sum += tables.value(table, b, data.factor_offset(j), data.factor_offset(j + 1)) *
+               S(entry(C, j, k));
+      entry(Y, first + b, k) = typename YView::value_type(sum);
+    });
+  }
+};
+
+// Runs `Functor` (made by make(tables)) over M samples: a team of up to
+// 128 threads and as many samples on GPUs, in scratch level 0 while
+// `tables_per_team` sets of tables fit, else level 1; one thread a team on
+// CPUs (Tables::host_samples samples, and their P values each).
+template <class S, class ExecSpace, class W, class XView, class Make>
+void run_product_kernel(const ExecSpace& space, const std::string& label,
+                        const ProductBasisData<W, typename ExecSpace::memory_space>& data, S base,
+                        const XView& X, int P, int tables_per_team, const Make& make) {
+  using Tables = ProductTables<S, W, ExecSpace, XView>;
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  const std::int64_t M = std::int64_t(X.extent(0));
+  const bool host =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  Tables tables{data, X, base, int(X.extent(1)), host ? Tables::host_samples(P) : 128, 0};
+  int team = 1;
+  if (!host) {
+    // Blocks that fit scratch level 0: down to 32 samples, else level 1.
+    const std::size_t budget = std::size_t(Policy::scratch_size_max(0));
+    while (tables.block > 32 &&
+           Tables::scratch_bytes(tables.block, data.terms, tables_per_team) > budget)
+      tables.block /= 2;
+    if (Tables::scratch_bytes(tables.block, data.terms, tables_per_team) > budget)
+      tables.level = 1;
+    team = tables.block;
+  }
+  const std::int64_t blocks = (M + tables.block - 1) / tables.block;
+  std::size_t bytes = Tables::scratch_bytes(tables.block, data.terms, tables_per_team);
+  // A host team's values of every function (P x its samples), and a staging
+  // buffer for the runs it stores (ProductBasisFunctor::host_block).
+  if (host)
+    bytes += Tables::ScratchView::shmem_size(std::size_t(tables.block) * std::size_t(P)) +
+             sizeof(double) * std::size_t(std::max(tables.block, Tables::row_run * P)) + 64;
+  Kokkos::parallel_for(label,
+                       Policy(space, int(blocks), team)
+                           .set_scratch_size(tables.level, Kokkos::PerTeam(bytes)),
+                       make(tables));
+}
+
+}  // namespace recur::impl
+
+#endif

@@ -1,0 +1,392 @@
+#ifndef RECUR_PRODUCT_BASIS_HPP
+#define RECUR_PRODUCT_BASIS_HPP
+
+// Multivariate product bases (polynomial chaos): for samples xi in R^d,
+// Psi_j(xi) = prod_k p^(k)_{alpha_jk}(xi_k) over the multi-indices alpha_j
+// of a MultiIndexSet, with one univariate three-term family per dimension,
+// chosen at run time (recur::AnyFamily).
+
+#include <recur/evaluate.hpp>
+#include <recur/families.hpp>
+#include <recur/impl/checks.hpp>
+#include <recur/impl/kokkos_compat.hpp>
+#include <recur/impl/numbers.hpp>
+#include <recur/impl/product_basis.hpp>
+#include <recur/impl/three_term.hpp>
+#include <recur/multi_index.hpp>
+#include <recur/policies.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace recur {
+
+namespace impl {
+template <class Family>
+struct is_normalized_family : std::false_type {};
+template <class Family>
+struct is_normalized_family<Normalized<Family>> : std::true_type {};
+}  // namespace impl
+
+/// Any three-term family of recur's (parameters included) or a user's, held
+/// by value and chosen at run time: one dimension of a ProductBasis.
+/// HermiteFunction (whose members carry e^{-x²/2}) and direct families
+/// (PowerSums) are not polynomial families and are refused at compile time.
+class AnyFamily {
+ public:
+  template <class Family, std::enable_if_t<!std::is_same_v<Family, AnyFamily>, int> = 0>
+  AnyFamily(const Family& family)  // NOLINT: implicit, so that {Legendre{}, ...} reads well
+      : m_name(Family::name()),
+        m_orthonormal(impl::is_normalized_family<Family>::value),
+        m_initial(double(family.initial())),
+        m_double_double([family](int N, ThreeTermCoefficients<impl::DoubleDouble>* out) {
+          return impl::tabulate_coefficients<impl::DoubleDouble>(family, N, out);
+        }),
+        m_double([family](int N, ThreeTermCoefficients<double>* out) {
+          return impl::tabulate_coefficients<double>(family, N, out);
+        }),
+        m_float([family](int N, ThreeTermCoefficients<float>* out) {
+          return impl::tabulate_coefficients<float>(family, N, out);
+        }) {
+    static_assert(impl::is_three_term_family<Family>::value,
+                  "recur::AnyFamily: a product basis takes three-term families (initial() and "
+                  "coefficients(n)); direct families such as PowerSums are not polynomials "
+                  "of one degree per term");
+    static_assert(!impl::has_exponent<Family>::value,
+                  "recur::AnyFamily: HermiteFunction carries e^{-x^2/2} and is no polynomial; "
+                  "use HermiteENormalized or HermiteNormalized in a product basis");
+  }
+
+  /// The family's name, as kernel labels give it ("LegendreNormalized").
+  const std::string& name() const { return m_name; }
+  /// Whether the family is orthonormal for a probability measure
+  /// (recur::Normalized<...>): what sobol_indices needs.
+  bool orthonormal() const { return m_orthonormal; }
+  /// p_0, a constant.
+  double initial() const { return m_initial; }
+  /// The first N - 1 steps of the recurrence in W (DoubleDouble, double or
+  /// float), into out[0 .. N-2] on the host.
+  template <class W>
+  impl::TableFlags tabulate(int N, ThreeTermCoefficients<W>* out) const {
+    if constexpr (std::is_same_v<W, impl::DoubleDouble>) {
+      return m_double_double(N, out);
+    } else if constexpr (std::is_same_v<W, double>) {
+      return m_double(N, out);
+    } else {
+      static_assert(std::is_same_v<W, float>, "recur::AnyFamily: W is double-double, double or float");
+      return m_float(N, out);
+    }
+  }
+
+ private:
+  std::string m_name;
+  bool m_orthonormal;
+  double m_initial;
+  std::function<impl::TableFlags(int, ThreeTermCoefficients<impl::DoubleDouble>*)> m_double_double;
+  std::function<impl::TableFlags(int, ThreeTermCoefficients<double>*)> m_double;
+  std::function<impl::TableFlags(int, ThreeTermCoefficients<float>*)> m_float;
+};
+
+/// A multivariate product basis: a MultiIndexSet of d dimensions and a
+/// family for each of them (or one family for all), made on the host.
+/// Psi_j(xi) = prod_k p^(k)_{alpha_jk}(xi_k), j < P = indices.size(); with
+/// orthonormal families (recur::Normalized<...>) the Psi_j are orthonormal
+/// for the product of the families' probability measures.
+class ProductBasis {
+ public:
+  ProductBasis(std::vector<AnyFamily> families, MultiIndexSet indices)
+      : m_families(std::move(families)), m_indices(std::move(indices)) {
+    const int d = m_indices.dimension();
+    if (m_families.size() == 1 && d > 1) m_families.resize(std::size_t(d), m_families[0]);
+    if (int(m_families.size()) != d)
+      throw std::invalid_argument("recur::ProductBasis: " + std::to_string(m_families.size()) +
+                                  " families for a multi-index set of d = " + std::to_string(d) +
+                                  " dimensions; give one family per dimension, or one for all");
+  }
+  ProductBasis(const AnyFamily& family, MultiIndexSet indices)
+      : ProductBasis(std::vector<AnyFamily>{family}, std::move(indices)) {}
+
+  /// d, the number of dimensions (columns of X).
+  int dimension() const { return m_indices.dimension(); }
+  /// P, the number of basis functions (columns of Psi).
+  int size() const { return m_indices.size(); }
+  const MultiIndexSet& indices() const { return m_indices; }
+  const AnyFamily& family(int k) const { return m_families[std::size_t(k)]; }
+  /// Whether every family is orthonormal (recur::Normalized<...>).
+  bool orthonormal() const {
+    for (const AnyFamily& family : m_families)
+      if (!family.orthonormal()) return false;
+    return true;
+  }
+
+ private:
+  std::vector<AnyFamily> m_families;
+  MultiIndexSet m_indices;
+};
+
+namespace impl {
+
+template <class ExecSpace, class XView, class PsiView>
+constexpr bool check_product_view_types() {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value,
+                "recur: the first argument must be a Kokkos execution space "
+                "instance (e.g. Kokkos::DefaultExecutionSpace{})");
+  static_assert(Kokkos::is_view<XView>::value && view_rank<XView> == 2,
+                "recur::evaluate (product basis): X must be a rank-2 View, M samples x d");
+  static_assert(Kokkos::is_view<PsiView>::value && view_rank<PsiView> == 2,
+                "recur::evaluate (product basis): Psi must be a rank-2 View, M x P");
+  if constexpr (Kokkos::is_view<XView>::value && Kokkos::is_view<PsiView>::value) {
+    static_assert(std::is_arithmetic_v<typename XView::non_const_value_type>,
+                  "recur: X must hold real numbers (float or double)");
+    static_assert(std::is_same_v<typename PsiView::value_type, float> ||
+                      std::is_same_v<typename PsiView::value_type, double>,
+                  "recur: Psi must hold float or double, and be writable");
+    static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename XView::memory_space>::accessible,
+                  "recur: X lives in a memory space this execution space cannot access; "
+                  "deep_copy it into a View in ExecSpace::memory_space first");
+    static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename PsiView::memory_space>::accessible,
+                  "recur: Psi lives in a memory space this execution space cannot access; "
+                  "allocate it in ExecSpace::memory_space");
+  }
+  return true;
+}
+
+template <class XView, class PsiView>
+void check_product_extents(const ProductBasis& basis, const XView& X, const PsiView& Psi) {
+  const std::string where = "recur::evaluate (product basis): ";
+  if (X.extent(1) != std::size_t(basis.dimension()))
+    throw std::invalid_argument(where + "X has " + std::to_string(X.extent(1)) +
+                                " columns but the basis has d = " +
+                                std::to_string(basis.dimension()) +
+                                " dimensions; X must be M x d, one sample a row");
+  if (Psi.extent(0) != X.extent(0) || Psi.extent(1) != std::size_t(basis.size()))
+    throw std::invalid_argument(where + "Psi is " + std::to_string(Psi.extent(0)) + " x " +
+                                std::to_string(Psi.extent(1)) + " but must be M x P = " +
+                                std::to_string(X.extent(0)) + " x " +
+                                std::to_string(basis.size()) +
+                                " (M rows of X, P functions in the basis)");
+}
+
+// The basis' tables and multi-indices in ExecSpace's memory, for
+// Precision and results of type T, and the product of its families' p_0.
+template <class ExecSpace, class Precision, class T>
+auto product_basis_data(const ExecSpace& space, const ProductBasis& basis) {
+  using W                  = working_t<T, Precision>;
+  const MultiIndexSet& set = basis.indices();
+  const int d              = basis.dimension();
+  std::vector<int> terms(static_cast<std::size_t>(d));
+  for (int k = 0; k < d; ++k) terms[std::size_t(k)] = set.max_degree(k) + 1;
+  double base = 1;
+  for (int k = 0; k < d; ++k) base *= basis.family(k).initial();
+  return std::make_pair(make_product_basis_data<W>(space, set, terms,
+                                                   [&](int k, int N, ThreeTermCoefficients<W>* out) {
+                                                     return basis.family(k).template tabulate<W>(N, out);
+                                                   }),
+                        base);
+}
+
+// The number type of the univariate tables: double for Accurate (float
+// results rounded once from double products), T itself for Fast.
+template <class Precision, class T>
+using table_number_t = std::conditional_t<std::is_same_v<Precision, Fast>, T, double>;
+
+template <class ExecSpace, class Precision, class T, class XView, class PsiView, class DView>
+void evaluate_product(const ExecSpace& space, const ProductBasis& basis, const XView& X,
+                      const PsiView& Psi, const DView& dPsi) {
+  using S = table_number_t<Precision, T>;
+  ScopedRegion region("recur::evaluate");
+  if (X.extent(0) == 0) return;
+  const auto prepared = product_basis_data<ExecSpace, Precision, T>(space, basis);
+  using W       = working_t<T, Precision>;
+  using Tables  = ProductTables<S, W, ExecSpace, XView>;
+  using Functor = ProductBasisFunctor<S, W, ExecSpace, XView, PsiView, DView>;
+  const bool samples_fastest = Psi.stride_0() < Psi.stride_1() || Psi.extent(1) == 1;
+  run_product_kernel<S>(space,
+                        std::string("recur::evaluate[ProductBasis") +
+                            (Functor::gradient ? ",gradient" : "") +
+                            (std::is_same_v<Precision, Fast> ? ",Fast]" : "]"),
+                        prepared.first, S(prepared.second), X, basis.size(), Functor::gradient ? 2 : 1, [&](const Tables& tables) {
+                          return Functor{tables, Psi, dPsi, basis.size(), samples_fastest};
+                        });
+}
+
+}  // namespace impl
+
+/// Psi(i, j) = Psi_j(X(i, :)) for every sample i < M and basis function
+/// j < P of `basis`, on the execution space instance `space`. X is M x d,
+/// Psi M x P; any layout (LayoutLeft, LayoutRight, LayoutStride), float or
+/// double. The univariate values are computed once per sample and dimension
+/// (into team scratch) and the products formed from them. `precision`:
+/// recur::Accurate (the default: double-double recurrences for double
+/// results, each product then in double) or recur::Fast (V's own type).
+/// A sample with a NaN coordinate gives a row of NaN.
+template <class ExecSpace, class XView, class PsiView, class Precision = Accurate,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                               !Kokkos::is_view<Precision>::value,
+                           int> = 0>
+void evaluate(const ExecSpace& space, const ProductBasis& basis, const XView& X,
+              const PsiView& Psi, Precision = {}) {
+  static_assert(impl::check_product_view_types<ExecSpace, XView, PsiView>());
+  static_assert(impl::is_precision_v<Precision>,
+                "recur::evaluate: the precision must be recur::Accurate or recur::Fast");
+  impl::check_product_extents(basis, X, Psi);
+  using T = typename PsiView::non_const_value_type;
+  impl::evaluate_product<ExecSpace, Precision, T>(space, basis, X, Psi, impl::NoGradient{});
+}
+
+/// With the gradient: dPsi(i, j, k) = d Psi_j / d xi_k at X(i, :), an
+/// M x P x d View of Psi's value type (any layout).
+template <class ExecSpace, class XView, class PsiView, class DView, class Precision = Accurate,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                               Kokkos::is_view<DView>::value,
+                           int> = 0>
+void evaluate(const ExecSpace& space, const ProductBasis& basis, const XView& X,
+              const PsiView& Psi, const DView& dPsi, Precision = {}) {
+  static_assert(impl::check_product_view_types<ExecSpace, XView, PsiView>());
+  static_assert(impl::is_precision_v<Precision>,
+                "recur::evaluate: the precision must be recur::Accurate or recur::Fast");
+  static_assert(impl::view_rank<DView> == 3,
+                "recur::evaluate (product basis): dPsi must be a rank-3 View, M x P x d");
+  static_assert(std::is_same_v<typename DView::value_type, typename PsiView::value_type>,
+                "recur::evaluate (product basis): dPsi must hold Psi's value type");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename DView::memory_space>::accessible,
+                "recur: dPsi lives in a memory space this execution space cannot access");
+  impl::check_product_extents(basis, X, Psi);
+  if (dPsi.extent(0) != Psi.extent(0) || dPsi.extent(1) != Psi.extent(1) ||
+      dPsi.extent(2) != std::size_t(basis.dimension()))
+    throw std::invalid_argument(
+        "recur::evaluate (product basis): dPsi is " + std::to_string(dPsi.extent(0)) + " x " +
+        std::to_string(dPsi.extent(1)) + " x " + std::to_string(dPsi.extent(2)) +
+        " but must be M x P x d = " + std::to_string(Psi.extent(0)) + " x " +
+        std::to_string(Psi.extent(1)) + " x " + std::to_string(basis.dimension()));
+  if (dPsi.data() == Psi.data() && Psi.size() > 0)
+    throw std::invalid_argument(
+        "recur::evaluate (product basis): dPsi and Psi are the same memory; pass a separate View "
+        "for the gradient");
+  using T = typename PsiView::non_const_value_type;
+  impl::evaluate_product<ExecSpace, Precision, T>(space, basis, X, Psi, dPsi);
+}
+
+/// Y(i, k) = sum_j C(j, k) Psi_j(X(i, :)): K expansions in the product
+/// basis, evaluated at M samples without forming Psi (each Psi_j is made
+/// from the univariate tables in registers and summed at once). C is P x K
+/// and Y M x K (or both rank-1: one expansion), any layouts; Y float or
+/// double, the sums in double (Accurate) or in Y's type (Fast).
+template <class ExecSpace, class CView, class XView, class YView, class Precision = Accurate,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                               impl::is_precision_v<Precision>,
+                           int> = 0>
+void series(const ExecSpace& space, const ProductBasis& basis, const CView& C, const XView& X,
+            const YView& Y, Precision = {}) {
+  static_assert(Kokkos::is_view<CView>::value && Kokkos::is_view<YView>::value &&
+                    (impl::view_rank<CView> == 1 || impl::view_rank<CView> == 2) &&
+                    impl::view_rank<YView> == impl::view_rank<CView>,
+                "recur::series (product basis): C and Y must both be rank-1 Views (P "
+                "coefficients, M values) or both rank-2 (P x K and M x K)");
+  static_assert(Kokkos::is_view<XView>::value && impl::view_rank<XView> == 2,
+                "recur::series (product basis): X must be a rank-2 View, M samples x d");
+  static_assert(std::is_same_v<typename YView::value_type, float> ||
+                    std::is_same_v<typename YView::value_type, double>,
+                "recur::series: Y must hold (non-const) float or double");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecSpace, typename CView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecSpace, typename XView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecSpace, typename YView::memory_space>::accessible,
+      "recur::series: C, X and Y must live in memory this execution space can access");
+  const std::string where = "recur::series (product basis): ";
+  if (X.extent(1) != std::size_t(basis.dimension()))
+    throw std::invalid_argument(where + "X has " + std::to_string(X.extent(1)) +
+                                " columns but the basis has d = " +
+                                std::to_string(basis.dimension()) +
+                                " dimensions; X must be M x d, one sample a row");
+  if (C.extent(0) != std::size_t(basis.size()))
+    throw std::invalid_argument(where + "C has " + std::to_string(C.extent(0)) +
+                                " rows but the basis has P = " + std::to_string(basis.size()) +
+                                " functions; C must be P x K");
+  if (Y.extent(0) != X.extent(0) || impl::columns(Y) != impl::columns(C))
+    throw std::invalid_argument(where + "Y is " + std::to_string(Y.extent(0)) + " x " +
+                                std::to_string(impl::columns(Y)) + " but must be M x K = " +
+                                std::to_string(X.extent(0)) + " x " +
+                                std::to_string(impl::columns(C)));
+  using T = typename YView::non_const_value_type;
+  using S = impl::table_number_t<Precision, T>;
+  using W = impl::working_t<T, Precision>;
+  impl::ScopedRegion region("recur::series");
+  if (Y.size() == 0) return;
+  const auto prepared = impl::product_basis_data<ExecSpace, Precision, T>(space, basis);
+  using Tables        = impl::ProductTables<S, W, ExecSpace, XView>;
+  impl::run_product_kernel<S>(
+      space, std::string("recur::series[ProductBasis") +
+                 (std::is_same_v<Precision, Fast> ? ",Fast]" : "]"),
+      prepared.first, S(prepared.second), X, basis.size(), 1, [&](const Tables& tables) {
+        return impl::ProductSeriesFunctor<S, W, ExecSpace, XView, CView, YView>{
+            tables, C, Y, basis.size(), int(impl::columns(Y))};
+      });
+}
+
+/// The statistics of a model y(xi) = sum_j c_j Psi_j(xi) in an orthonormal
+/// product basis, from its coefficients alone: mean c_0 (the coefficient of
+/// alpha = 0), variance sum of c_j^2 over alpha_j != 0, and per dimension k
+/// the first-order Sobol index (the share of the variance from functions of
+/// xi_k alone) and the total one (from every function that involves xi_k).
+struct SobolIndices {
+  double mean = 0;
+  double variance = 0;
+  std::vector<double> first_order;  // d entries
+  std::vector<double> total;        // d entries
+};
+
+/// SobolIndices of the coefficients c (P of them, in the basis' order).
+/// The basis must be orthonormal (every family recur::Normalized<...>).
+/// A model of variance 0 has no indices: they are NaN.
+inline SobolIndices sobol_indices(const ProductBasis& basis, const std::vector<double>& c) {
+  const std::string where = "recur::sobol_indices: ";
+  if (!basis.orthonormal())
+    throw std::invalid_argument(where +
+                                "the basis is not orthonormal; Sobol indices follow from "
+                                "coefficients of orthonormal families only (use "
+                                "recur::Normalized<...>, e.g. HermiteENormalized)");
+  if (c.size() != std::size_t(basis.size()))
+    throw std::invalid_argument(where + std::to_string(c.size()) +
+                                " coefficients for a basis of P = " + std::to_string(basis.size()) +
+                                " functions; give one coefficient per function");
+  const MultiIndexSet& set = basis.indices();
+  const int d              = set.dimension();
+  SobolIndices result;
+  result.first_order.assign(std::size_t(d), 0.0);
+  result.total.assign(std::size_t(d), 0.0);
+  for (int j = 0; j < set.size(); ++j) {
+    int involved = 0, only = -1;
+    for (int k = 0; k < d; ++k)
+      if (set(j, k) > 0) {
+        ++involved;
+        only = k;
+      }
+    const double share = c[std::size_t(j)] * c[std::size_t(j)];
+    if (involved == 0) {
+      result.mean = c[std::size_t(j)];
+      continue;
+    }
+    result.variance += share;
+    if (involved == 1) result.first_order[std::size_t(only)] += share;
+    for (int k = 0; k < d; ++k)
+      if (set(j, k) > 0) result.total[std::size_t(k)] += share;
+  }
+  for (int k = 0; k < d; ++k) {
+    result.first_order[std::size_t(k)] /= result.variance;
+    result.total[std::size_t(k)] /= result.variance;
+  }
+  return result;
+}
+
+}  // namespace recur
+
+#endif
