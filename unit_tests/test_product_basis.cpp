@@ -361,6 +361,47 @@ TYPED_TEST(ProductBasis, LargeOutputsGiveTheNumbersOfSmallOnes) {
   EXPECT_EQ(differences, 0);
 }
 
+// In one dimension a total-degree basis is the family itself: the values
+// of the 1-D evaluate, bit for bit, large and non-finite x included.
+template <class Space, class T, class Precision, class Family>
+void expect_one_dimension_equals_evaluate(const Family& family) {
+  const int p = 12, M = 203;
+  const recur::ProductBasis basis(family, recur::MultiIndexSet::total_degree(1, p));
+  Kokkos::View<T**, Kokkos::LayoutRight, Space> X("X", M, 1);
+  Kokkos::View<T*, Space> x("x", M);
+  auto x_host = Kokkos::create_mirror_view(x);
+  for (int i = 0; i < M; ++i) x_host(i) = T(-1.2 + 2.4 * i / (M - 1));
+  x_host(0) = T(1e30), x_host(1) = T(-3e15), x_host(2) = std::numeric_limits<T>::infinity();
+  x_host(3) = std::numeric_limits<T>::quiet_NaN(), x_host(4) = T(std::is_same_v<T, float> ? 1e19 : 1e200);
+  Kokkos::deep_copy(x, x_host);
+  Kokkos::deep_copy(Kokkos::subview(X, Kokkos::ALL, 0), x);
+  Kokkos::View<T**, Kokkos::LayoutRight, Space> Psi("Psi", M, p + 1), V("V", M, p + 1);
+  recur::evaluate(Space{}, basis, X, Psi, Precision{});
+  recur::evaluate(Space{}, family, x, V, Precision{});
+  const auto a = to_host(Psi);
+  const auto b = to_host(V);
+  int differences = 0;
+  for (int i = 0; i < M; ++i)
+    for (int n = 0; n <= p; ++n)
+      differences += !(a(i, n) == b(i, n) || (std::isnan(a(i, n)) && std::isnan(b(i, n))));
+  EXPECT_EQ(differences, 0) << Family::name() << (std::is_same_v<T, float> ? " float" : " double")
+                            << (std::is_same_v<Precision, recur::Fast> ? " Fast" : "");
+}
+
+TYPED_TEST(ProductBasis, InOneDimensionEqualsEvaluateBitForBit) {
+  using S = TypeParam;
+  const auto each = [](const auto& family) {
+    expect_one_dimension_equals_evaluate<S, double, recur::Accurate>(family);
+    expect_one_dimension_equals_evaluate<S, float, recur::Accurate>(family);
+    expect_one_dimension_equals_evaluate<S, double, recur::Fast>(family);
+    expect_one_dimension_equals_evaluate<S, float, recur::Fast>(family);
+  };
+  each(recur::Legendre{});
+  each(recur::HermiteENormalized{});
+  each(recur::Normalized<recur::Laguerre>{1.5});
+  each(recur::Jacobi{0.5, -0.5});
+}
+
 TEST(ProductBasisErrors, SayWhatToFix) {
   using S = Kokkos::DefaultHostExecutionSpace;
   const auto set = recur::MultiIndexSet::total_degree(3, 2);

@@ -17,6 +17,7 @@
 #include <recur/impl/checks.hpp>
 #include <recur/impl/cpu_lanes.hpp>
 #include <recur/impl/kokkos_compat.hpp>
+#include <recur/impl/lockstep.hpp>
 #include <recur/impl/numbers.hpp>
 #include <recur/impl/three_term.hpp>
 #include <recur/multi_index.hpp>
@@ -183,10 +184,29 @@ struct ProductTables {
       const int t0 = data.term_offset(k);
       const int n  = data.term_offset(k + 1) - t0;
       // (An unmanaged view of dimension k's steps: no reference counts.)
-      const ThreeTermKernel<W, MemorySpace> kernel{
+      using Kernel = ThreeTermKernel<W, MemorySpace>;
+      const Kernel kernel{
           Kokkos::View<const ThreeTermCoefficients<W>*, MemorySpace>(
               data.coefficients.data() + data.step_offset(k), std::size_t(n > 1 ? n - 1 : 0)),
           constant<W>(1.0), {}, data.large(k) != 0, data.zero_b(k) != 0};
+      if constexpr (one_thread && !gradient && std::is_same_v<W, DoubleDouble>) {
+        // A CPU thread: the 1-D evaluate's lockstep blocks (in AVX2 vectors
+        // where the CPU has them), on the block's column of x and its tables
+        // as a count x n matrix: the same values, bit for bit.
+        using XColumn = Kokkos::View<const typename XView::value_type*, Kokkos::LayoutStride,
+                                     MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+        using Tiles   = Kokkos::View<S**, Kokkos::LayoutStride, MemorySpace,
+                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+        constexpr int B = cpu_block<Kernel>;
+        const LockstepRows<B, false, S, Kernel, XColumn, Tiles> rows{
+            kernel,
+            XColumn(&X(i0, k), Kokkos::LayoutStride(std::size_t(samples), X.stride_0())),
+            Tiles(&table(std::size_t(t0) * block),
+                  Kokkos::LayoutStride(std::size_t(samples), 1, std::size_t(n), std::size_t(block)))};
+        for (int r = 0; r < samples; r += B) rows.rows_of(r / B);
+        for (int b = 0; b < samples; ++b) table(base_row + b) *= table(std::size_t(t0) * block + b);
+        continue;
+      }
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, samples), [&](int b) {
         const Slice<S> values(&table(std::size_t(t0) * block + b), block, n);
         const double x = double(X(i0 + b, k));
