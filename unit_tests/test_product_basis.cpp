@@ -123,6 +123,9 @@ TYPED_TEST(ProductBasis, ValuesAreProductsOfTheUnivariateFamilies) {
   }
   expect_products<S, double, R, R>(recur::MultiIndexSet::tensor({3, 0, 5}), 200, false, 2e-15);
   expect_products<S, double, L, L>(recur::MultiIndexSet::hyperbolic(4, 7, 0.6), 65, false, 2e-15);
+  // More functions than a CPU team keeps values of (Tables::max_chain).
+  expect_products<S, double, R, R>(recur::MultiIndexSet::total_degree(2, 260), 5, false, 1e-12);
+  expect_products<S, double, L, L>(recur::MultiIndexSet::total_degree(2, 260), 5, false, 1e-12);
   expect_products<S, float, R, L>(recur::MultiIndexSet::total_degree(3, 5), 97, false, 3e-7);
   expect_products<S, float, L, R>(recur::MultiIndexSet::total_degree(3, 5), 97, false, 3e-7);
   expect_products<S, double, R, R, recur::Fast>(recur::MultiIndexSet::total_degree(3, 5), 97, false,
@@ -402,6 +405,53 @@ TYPED_TEST(ProductBasis, InOneDimensionEqualsEvaluateBitForBit) {
   each(recur::Jacobi{0.5, -0.5});
 }
 
+// tensor_gauss gives the product rule (checked against the 1-D rules it is
+// made of), and project on it recovers the coefficients of an expansion of
+// the basis' own degree.
+TYPED_TEST(ProductBasis, ProjectionOnATensorRuleRecoversAnExpansion) {
+  using S        = TypeParam;
+  const auto all = mixed_families();
+  const recur::ProductBasis basis({all[0], all[1], all[2]}, recur::MultiIndexSet::total_degree(3, 4));
+  const std::vector<int> n{5, 5, 6};  // max_degree + 1 at least
+  const int M = 5 * 5 * 6, P = basis.size();
+  Kokkos::View<double**, Kokkos::LayoutRight, S> X("X", M, 3);
+  Kokkos::View<double*, S> w("w", M);
+  recur::tensor_gauss(S{}, basis, n, X, w);
+  const auto x  = to_host(X);
+  const auto wh = to_host(w);
+  Kokkos::View<double*, Kokkos::HostSpace> nodes("nodes", 5), weights("weights", 5);
+  recur::gauss(Kokkos::DefaultHostExecutionSpace{}, recur::Legendre{}, nodes, weights);
+  double sum = 0;
+  for (int i = 0; i < M; ++i) sum += wh(i);
+  EXPECT_NEAR(sum, 1.0, 1e-14);
+  // Point (2, 3, 1): the first dimension slowest.
+  const int i = (2 * 5 + 3) * 6 + 1;
+  EXPECT_EQ(x(i, 1), nodes(3));
+  EXPECT_NEAR(wh(i) / wh((2 * 5 + 0) * 6 + 1), weights(3) / weights(0), 1e-13);
+
+  Kokkos::View<double**, Kokkos::LayoutLeft, S> C("C", P, 2), F("F", M, 2), got("got", P, 2);
+  auto C_host = Kokkos::create_mirror_view(C);
+  for (int j = 0; j < P; ++j) C_host(j, 0) = std::sin(j + 1.0), C_host(j, 1) = 1.0 / (j + 1);
+  Kokkos::deep_copy(C, C_host);
+  recur::series(S{}, basis, C, X, F);
+  recur::project(S{}, basis, X, w, F, got);
+  const auto c = to_host(got);
+  for (int j = 0; j < P; ++j)
+    for (int k = 0; k < 2; ++k) EXPECT_NEAR(c(j, k), C_host(j, k), 1e-13) << j << ", " << k;
+
+  const recur::ProductBasis raw(recur::Legendre{}, recur::MultiIndexSet::total_degree(3, 4));
+  EXPECT_EQ(invalid_argument_message([&] { recur::project(S{}, raw, X, w, F, got); }),
+            "recur::project (product basis): the basis is not orthonormal; projections onto a "
+            "product basis take orthonormal families (recur::Normalized<...>)");
+  const recur::ProductBasis monomials(recur::Monomials{}, recur::MultiIndexSet::total_degree(3, 4));
+  EXPECT_EQ(invalid_argument_message([&] { recur::tensor_gauss(S{}, monomials, 4, X, w); }),
+            "recur::tensor_gauss: Monomials (dimension 0) has no weight function, so no Gauss "
+            "rule");
+  EXPECT_EQ(invalid_argument_message([&] { recur::tensor_gauss(S{}, basis, 4, X, w); }),
+            "recur::tensor_gauss: X is 150 x 3 and weights has 150 entries; the rule has M = 64 "
+            "points of d = 3");
+}
+
 TEST(ProductBasisErrors, SayWhatToFix) {
   using S = Kokkos::DefaultHostExecutionSpace;
   const auto set = recur::MultiIndexSet::total_degree(3, 2);
@@ -459,38 +509,34 @@ TEST(SobolIndices, OfAKnownModel) {
 // The Ishigami function f = sin x1 + a sin^2 x2 + b x3^4 sin x1, x_k
 // uniform on [-pi, pi]: its coefficients in the orthonormal Legendre basis
 // of xi = x / pi (total degree 18), projected on a tensor Gauss-Legendre
-// rule of 20^3 nodes, give the closed-form Sobol indices.
+// rule of 20^3 nodes (tensor_gauss, project), give the closed-form Sobol
+// indices.
+template <class Space>
+struct Ishigami {
+  Kokkos::View<double**, Kokkos::LayoutRight, Space> X;
+  Kokkos::View<double*, Space> f;
+  double a, b;
+  KOKKOS_FUNCTION void operator()(int r) const {
+    const double pi = 3.14159265358979323846;
+    const double x1 = pi * X(r, 0), x2 = pi * X(r, 1), x3 = pi * X(r, 2);
+    f(r) = recur::sin(x1) + a * recur::sin(x2) * recur::sin(x2) + b * x3 * x3 * x3 * x3 * recur::sin(x1);
+  }
+};
+
 TEST(SobolIndices, OfTheIshigamiFunctionMatchTheirClosedForm) {
   using S         = Kokkos::DefaultExecutionSpace;
   const double a  = 7, b = 0.1, pi = 3.14159265358979323846;
   const int n     = 20;
   const recur::ProductBasis basis(recur::LegendreNormalized{},
                                   recur::MultiIndexSet::total_degree(3, 18));
-  Kokkos::View<double*, S> nodes("nodes", n), weights("weights", n);
-  recur::gauss(S{}, recur::Legendre{}, nodes, weights);
-  const auto x = to_host(nodes);
-  const auto w = to_host(weights);
   const int M = n * n * n, P = basis.size();
   Kokkos::View<double**, Kokkos::LayoutRight, S> X("X", M, 3);
-  auto X_host = Kokkos::create_mirror_view(X);
-  std::vector<double> fw(M);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      for (int k = 0; k < n; ++k) {
-        const int r = (i * n + j) * n + k;
-        X_host(r, 0) = x(i), X_host(r, 1) = x(j), X_host(r, 2) = x(k);
-        const double x1 = pi * x(i), x2 = pi * x(j), x3 = pi * x(k);
-        const double f  = std::sin(x1) + a * std::sin(x2) * std::sin(x2) +
-                         b * std::pow(x3, 4) * std::sin(x1);
-        fw[r] = f * w(i) * w(j) * w(k) / 8;  // the uniform measure on [-1, 1]^3
-      }
-  Kokkos::deep_copy(X, X_host);
-  Kokkos::View<double**, Kokkos::LayoutLeft, S> Psi("Psi", M, P);
-  recur::evaluate(S{}, basis, X, Psi);
-  const auto psi = to_host(Psi);
-  std::vector<double> c(P, 0.0);
-  for (int j = 0; j < P; ++j)
-    for (int r = 0; r < M; ++r) c[j] += fw[r] * psi(r, j);
+  Kokkos::View<double*, S> w("w", M), f("f", M), coefficients("c", P);
+  recur::tensor_gauss(S{}, basis, n, X, w);
+  Kokkos::parallel_for(Kokkos::RangePolicy<S>(0, M), Ishigami<S>{X, f, a, b});
+  recur::project(S{}, basis, X, w, f, coefficients);
+  const auto c_host = to_host(coefficients);
+  const std::vector<double> c(c_host.data(), c_host.data() + P);
   const auto s     = recur::sobol_indices(basis, c);
   const double pi4 = std::pow(pi, 4), pi8 = pi4 * pi4;
   const double V1 = 0.5 * (1 + b * pi4 / 5) * (1 + b * pi4 / 5), V2 = a * a / 8;

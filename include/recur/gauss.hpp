@@ -17,6 +17,16 @@
 
 namespace recur {
 
+namespace impl {
+// A weighted family: one whose weight has a total mass (and norms).
+template <class Family, class = void>
+struct has_weight : std::false_type {};
+template <class Family>
+struct has_weight<Family, std::void_t<decltype(std::declval<const Family&>().total_mass()),
+                                      decltype(std::declval<const Family&>().norm_ratio(0))>>
+    : std::true_type {};
+}  // namespace impl
+
 /// The n-point Gauss rule of a weighted family's weight w:
 /// sum_i weights(i) f(nodes(i)) = ∫ f(x) w(x) dx for every polynomial f of
 /// degree < 2n. Nodes ascending; weights sum to the weight's total mass

@@ -8,6 +8,7 @@
 
 #include <recur/evaluate.hpp>
 #include <recur/families.hpp>
+#include <recur/gauss.hpp>
 #include <recur/impl/checks.hpp>
 #include <recur/impl/kokkos_compat.hpp>
 #include <recur/impl/numbers.hpp>
@@ -56,6 +57,16 @@ class AnyFamily {
         m_float([family](int N, ThreeTermCoefficients<float>* out) {
           return impl::tabulate_coefficients<float>(family, N, out);
         }) {
+    if constexpr (impl::has_weight<Family>::value) {
+      m_gauss = [family](int n, double* nodes, double* weights) {
+        const Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+            x(nodes, std::size_t(n)), w(weights, std::size_t(n));
+        gauss(Kokkos::DefaultHostExecutionSpace{}, family, x, w);
+        Kokkos::DefaultHostExecutionSpace{}.fence();
+        const double mass = double(family.total_mass());
+        for (int i = 0; i < n; ++i) weights[i] /= mass;
+      };
+    }
     static_assert(impl::is_three_term_family<Family>::value,
                   "recur::AnyFamily: a product basis takes three-term families (initial() and "
                   "coefficients(n)); direct families such as PowerSums are not polynomials "
@@ -72,6 +83,17 @@ class AnyFamily {
   bool orthonormal() const { return m_orthonormal; }
   /// p_0, a constant.
   double initial() const { return m_initial; }
+  /// Whether the family has a weight (a Gauss rule; every family but
+  /// Monomials and a user's without total_mass).
+  bool weighted() const { return bool(m_gauss); }
+  /// The n-point Gauss rule of the family's probability measure (weights
+  /// summing to 1) into nodes[0 .. n) and weights[0 .. n) on the host.
+  void gauss_rule(int n, double* nodes, double* weights) const {
+    if (!m_gauss)
+      throw std::invalid_argument("recur::AnyFamily: " + m_name +
+                                  " has no weight function, so no Gauss rule");
+    m_gauss(n, nodes, weights);
+  }
   /// The first N - 1 steps of the recurrence in W (DoubleDouble, double or
   /// float), into out[0 .. N-2] on the host.
   template <class W>
@@ -93,6 +115,7 @@ class AnyFamily {
   std::function<impl::TableFlags(int, ThreeTermCoefficients<impl::DoubleDouble>*)> m_double_double;
   std::function<impl::TableFlags(int, ThreeTermCoefficients<double>*)> m_double;
   std::function<impl::TableFlags(int, ThreeTermCoefficients<float>*)> m_float;
+  std::function<void(int, double*, double*)> m_gauss;  // empty: no weight
 };
 
 /// A multivariate product basis: a MultiIndexSet of d dimensions and a
@@ -329,6 +352,126 @@ void series(const ExecSpace& space, const ProductBasis& basis, const CView& C, c
       prepared.first, S(prepared.second), X, basis.size(), 1, [&](const Tables& tables) {
         return impl::ProductSeriesFunctor<S, W, ExecSpace, XView, CView, YView>{
             tables, C, Y, basis.size(), int(impl::columns(Y))};
+      });
+}
+
+/// The tensor Gauss rule of the basis' measure (the product of its
+/// families' probability measures): n[k] nodes in dimension k (or n in
+/// every one), M = prod n[k] points into X (M x d) and weights (M, summing
+/// to 1), the first dimension's node varying slowest. Exact for products of
+/// polynomials of degree < 2 n[k] in each dimension: n[k] = max_degree(k) + 1
+/// integrates every product of two basis functions.
+template <class ExecSpace, class XView, class WView,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+void tensor_gauss(const ExecSpace& space, const ProductBasis& basis, const std::vector<int>& n,
+                  const XView& X, const WView& weights) {
+  static_assert(Kokkos::is_view<XView>::value && impl::view_rank<XView> == 2 &&
+                    Kokkos::is_view<WView>::value && impl::view_rank<WView> == 1,
+                "recur::tensor_gauss: X must be a rank-2 View (M x d) and weights rank-1 (M)");
+  const std::string where = "recur::tensor_gauss: ";
+  const int d             = basis.dimension();
+  if (int(n.size()) != d)
+    throw std::invalid_argument(where + std::to_string(n.size()) +
+                                " node counts for a basis of d = " + std::to_string(d) +
+                                " dimensions; give one per dimension");
+  std::size_t M = 1;
+  for (int k = 0; k < d; ++k) {
+    if (n[std::size_t(k)] < 1)
+      throw std::invalid_argument(where + "n = " + std::to_string(n[std::size_t(k)]) +
+                                  " nodes in dimension " + std::to_string(k) +
+                                  "; every dimension needs at least 1");
+    if (!basis.family(k).weighted())
+      throw std::invalid_argument(where + basis.family(k).name() + " (dimension " +
+                                  std::to_string(k) + ") has no weight function, so no Gauss rule");
+    M *= std::size_t(n[std::size_t(k)]);
+  }
+  if (X.extent(0) != M || X.extent(1) != std::size_t(d) || weights.extent(0) != M)
+    throw std::invalid_argument(where + "X is " + std::to_string(X.extent(0)) + " x " +
+                                std::to_string(X.extent(1)) + " and weights has " +
+                                std::to_string(weights.extent(0)) + " entries; the rule has M = " +
+                                std::to_string(M) + " points of d = " + std::to_string(d));
+  std::vector<std::vector<double>> nodes(static_cast<std::size_t>(d)), w(static_cast<std::size_t>(d));
+  for (int k = 0; k < d; ++k) {
+    nodes[std::size_t(k)].resize(std::size_t(n[std::size_t(k)]));
+    w[std::size_t(k)].resize(std::size_t(n[std::size_t(k)]));
+    basis.family(k).gauss_rule(n[std::size_t(k)], nodes[std::size_t(k)].data(),
+                               w[std::size_t(k)].data());
+  }
+  auto X_host = Kokkos::create_mirror_view(X);
+  auto w_host = Kokkos::create_mirror_view(weights);
+  std::vector<int> at(std::size_t(d), 0);  // the point's node in each dimension
+  for (std::size_t i = 0; i < M; ++i) {
+    double weight = 1;
+    for (int k = 0; k < d; ++k) {
+      X_host(i, k) = typename XView::non_const_value_type(nodes[std::size_t(k)][std::size_t(at[std::size_t(k)])]);
+      weight *= w[std::size_t(k)][std::size_t(at[std::size_t(k)])];
+    }
+    w_host(i) = typename WView::non_const_value_type(weight);
+    for (int k = d - 1; k >= 0 && ++at[std::size_t(k)] == n[std::size_t(k)]; --k) at[std::size_t(k)] = 0;
+  }
+  Kokkos::deep_copy(space, X, X_host);
+  Kokkos::deep_copy(space, weights, w_host);
+  impl::fence(space, "recur::tensor_gauss: the host copies are released");
+}
+
+/// tensor_gauss with n nodes in every dimension.
+template <class ExecSpace, class XView, class WView,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+void tensor_gauss(const ExecSpace& space, const ProductBasis& basis, int n, const XView& X,
+                  const WView& weights) {
+  tensor_gauss(space, basis, std::vector<int>(std::size_t(basis.dimension()), n), X, weights);
+}
+
+/// The coefficients of functions in an orthonormal product basis from
+/// their values at the points of a rule (tensor_gauss): coefficients(j, k)
+/// = sum_i weights(i) values(i, k) Psi_j(X(i, :)), the projection onto
+/// Psi_j, exact where the rule integrates f Psi_j exactly. values is M x K
+/// and coefficients P x K (or both rank-1). Psi is evaluated once (M x P
+/// doubles), so this is for the rules of few dimensions.
+template <class ExecSpace, class XView, class WView, class FView, class CView,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                               Kokkos::is_view<CView>::value,
+                           int> = 0>
+void project(const ExecSpace& space, const ProductBasis& basis, const XView& X,
+             const WView& weights, const FView& values, const CView& coefficients) {
+  static_assert(Kokkos::is_view<FView>::value && impl::view_rank<FView> == impl::view_rank<CView> &&
+                    (impl::view_rank<CView> == 1 || impl::view_rank<CView> == 2),
+                "recur::project (product basis): values and coefficients must both be rank-1 "
+                "(M values, P coefficients) or both rank-2 (M x K and P x K)");
+  const std::string where = "recur::project (product basis): ";
+  if (!basis.orthonormal())
+    throw std::invalid_argument(where +
+                                "the basis is not orthonormal; projections onto a product basis "
+                                "take orthonormal families (recur::Normalized<...>)");
+  const std::int64_t M = std::int64_t(X.extent(0)), P = basis.size();
+  const std::int64_t K = impl::columns(coefficients);
+  if (std::int64_t(weights.extent(0)) != M || std::int64_t(values.extent(0)) != M ||
+      impl::columns(values) != K || std::int64_t(coefficients.extent(0)) != P)
+    throw std::invalid_argument(
+        where + "X has " + std::to_string(M) + " points, weights " +
+        std::to_string(weights.extent(0)) + ", values " + std::to_string(values.extent(0)) +
+        " x " + std::to_string(impl::columns(values)) + " and coefficients " +
+        std::to_string(coefficients.extent(0)) + " x " + std::to_string(K) +
+        "; they must be M, M x K and P x K with P = " + std::to_string(P));
+  impl::ScopedRegion region("recur::project");
+  using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, typename ExecSpace::memory_space>;
+  Matrix Psi(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::Psi"), M, P);
+  evaluate(space, basis, X, Psi);
+  using Team = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Kokkos::parallel_for(
+      "recur::project[ProductBasis]", Kokkos::TeamPolicy<ExecSpace>(space, int(P * K), Kokkos::AUTO),
+      KOKKOS_LAMBDA(const Team& team) {
+        const std::int64_t j = team.league_rank() % P, k = team.league_rank() / P;
+        double sum           = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, M),
+            [&](std::int64_t i, double& part) {
+              part += double(weights(i)) * double(impl::entry(values, i, k)) * Psi(i, j);
+            },
+            sum);
+        Kokkos::single(Kokkos::PerTeam(team), [&] {
+          impl::entry(coefficients, j, k) = typename CView::non_const_value_type(sum);
+        });
       });
 }
 

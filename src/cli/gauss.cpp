@@ -45,12 +45,7 @@ const CommandSpec gauss_command{
 
 namespace {
 
-template <class Family, class = void>
-struct has_weight : std::false_type {};
-template <class Family>
-struct has_weight<Family, std::void_t<decltype(std::declval<const Family&>().total_mass()),
-                                      decltype(std::declval<const Family&>().norm_ratio(0))>>
-    : std::true_type {};
+using recur::impl::has_weight;
 
 template <class T, class Family>
 std::vector<T> nodes_and_weights(const Family& family, int n) {

@@ -543,7 +543,7 @@ class ProductBases(Case):
               out], 1, "recur eval: error: " + self.path("cube.npy") + ": the array has shape "
              "(2, 2, 2); recur reads samples as an (M, d) array, one sample a row (or a 1-D array "
              "for d = 1)"),
-            (["eval", "--family", "legendre", "--degree", "400", "--x", xi, "--out", out], 2,
+            (["eval", "--family", "legendre", "--degree", "700", "--x", xi, "--out", out], 2,
              "recur eval: error: the set would hold more than 44739242 multi-indices of d = 3 (2^27 "
              "entries); lower the degree or the dimension, or use a hyperbolic set"),
             (["basis", "--dims", "0", "--degree", "2", "--out", out], 2, None),

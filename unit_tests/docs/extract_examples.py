@@ -66,6 +66,12 @@ Kokkos::View<double**, Space> V("V", M, N), dV("dV", M, N);
 std::vector<recur::AnyFamily> families{recur::HermiteENormalized{}, recur::LegendreNormalized{}};
 const recur::MultiIndexSet set = recur::MultiIndexSet::total_degree(2, 3);
 """,
+    "tensor_gauss": """
+const recur::ProductBasis basis(recur::HermiteENormalized{}, recur::MultiIndexSet::total_degree(7, 1));
+const int n = 2;  // 2^7 points
+Kokkos::View<double**, Kokkos::LayoutRight, Space> X("X", 128, 7);
+Kokkos::View<double*, Space> weights("weights", 128);
+""",
     "sobol_indices": PRODUCT + """
 const std::vector<double> c{1, 0.5, 0.25, 0, 0, 0, 0, 0.125};
 """,
@@ -94,6 +100,9 @@ Kokkos::View<double*, Space> nodes("nodes", n), weights("weights", n);
     "project": """
 Kokkos::View<double*, Space> nodes("nodes", n), weights("weights", n), values("values", n),
     coefficients("coefficients", N);
+const recur::ProductBasis basis(recur::HermiteENormalized{}, recur::MultiIndexSet::total_degree(7, 1));
+Kokkos::View<double**, Kokkos::LayoutRight, Space> X("X", n, 7);
+Kokkos::parallel_for("X", Kokkos::RangePolicy<Space>(0, n), docs_support::Scatter{X});
 recur::gauss(space, family, nodes, weights);
 docs_support::Cosine f;
 Kokkos::parallel_for("values", Kokkos::RangePolicy<Space>(0, n), docs_support::Sample{nodes, values});

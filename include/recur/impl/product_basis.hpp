@@ -154,6 +154,11 @@ struct ProductTables {
   int d;
   int block;  // B, the samples of a team
   int level;  // scratch level
+  // On CPUs, whether the team keeps its samples' values of every function
+  // (the parent chain, Tables::product): for up to max_chain functions,
+  // whose P x B values and a staging buffer stay within a few MiB.
+  bool chain = false;
+  static constexpr int max_chain = 1 << 15;
 
   // Scratch for `tables` sets of tables (values, and derivatives).
   static std::size_t scratch_bytes(int block, int terms, int tables) {
@@ -281,7 +286,8 @@ struct ProductBasisFunctor {
   // from the functions' values (P x width). Where the CPU has AVX2, 4 x 4
   // tiles are turned in registers so that each row is written 4 values at
   // a time (the same numbers as the plain loop, which does the rest).
-  void store_rows(const S* values, int width, int n, T* out, std::size_t pitch) const {
+  KOKKOS_FUNCTION void store_rows(const S* values, int width, int n, T* out,
+                                  std::size_t pitch) const {
     int rows_done = 0;  // rows written whole
 #ifdef RECUR_IMPL_CPU_LANES
     if constexpr (std::is_same_v<S, double>) {
@@ -320,7 +326,7 @@ struct ProductBasisFunctor {
   // dst[0 .. n) = src[0 .. n), with non-temporal stores where `stream` and
   // the CPU has them (what memset does for large outputs: no read of each
   // line before it is written).
-  static void copy_out(T* dst, const T* src, std::size_t n, bool stream) {
+  KOKKOS_FUNCTION static void copy_out(T* dst, const T* src, std::size_t n, bool stream) {
     std::size_t i = 0;
 #ifdef RECUR_IMPL_CPU_LANES
     if (stream) {
@@ -346,7 +352,7 @@ struct ProductBasisFunctor {
   // samples, turned into rows (store_rows).
   // Either way the runs go out through a staging buffer, streamed where Psi
   // is large (copy_out); other strides are stored one value at a time.
-  void host_block(const typename Tables_t::team_member& team,
+  KOKKOS_FUNCTION void host_block(const typename Tables_t::team_member& team,
                   const typename Tables_t::ScratchView& table,
                   std::int64_t first, int count) const {
     const int block = tables.block;
@@ -407,8 +413,10 @@ struct ProductBasisFunctor {
     const int block          = tables.block;
     const auto& data         = tables.data;
     if constexpr (!gradient && Tables::one_thread) {
-      host_block(team, table, first, count);
-      return;
+      if (tables.chain) {
+        host_block(team, table, first, count);
+        return;
+      }
     }
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, std::int64_t(count) * P), [&](std::int64_t q) {
       const int b = int(samples_fastest ? q % count : q / P);
@@ -455,20 +463,22 @@ struct ProductSeriesFunctor {
     const int count          = tables.count(team);
     const auto& data         = tables.data;
     if constexpr (Tables::one_thread) {
-      // A CPU thread: each function over the block's samples (vectorized),
-      // added into every expansion's sums.
-      const auto products = tables.allocate_products(team, P, tables.block);
-      for (int j = 0; j < P; ++j) tables.product(table, products, tables.block, 0, count, j);
-      for (int k = 0; k < K; ++k) {
-        S sum[Tables::host_block] = {};
-        for (int j = 0; j < P; ++j) {
-          const S c       = S(entry(C, j, k));
-          const S* values = &products(std::size_t(j) * tables.block);
-          for (int b = 0; b < count; ++b) sum[b] += values[b] * c;
+      if (tables.chain) {
+        // A CPU thread: each function over the block's samples (vectorized),
+        // added into every expansion's sums.
+        const auto products = tables.allocate_products(team, P, tables.block);
+        for (int j = 0; j < P; ++j) tables.product(table, products, tables.block, 0, count, j);
+        for (int k = 0; k < K; ++k) {
+          S sum[Tables::host_block] = {};
+          for (int j = 0; j < P; ++j) {
+            const S c       = S(entry(C, j, k));
+            const S* values = &products(std::size_t(j) * tables.block);
+            for (int b = 0; b < count; ++b) sum[b] += values[b] * c;
+          }
+          for (int b = 0; b < count; ++b) entry(Y, first + b, k) = typename YView::value_type(sum[b]);
         }
-        for (int b = 0; b < count; ++b) entry(Y, first + b, k) = typename YView::value_type(sum[b]);
+        return;
       }
-      return;
     }
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count * K), [&](int q) {
       const int b = q % count, k = q / count;
@@ -510,7 +520,8 @@ void run_product_kernel(const ExecSpace& space, const std::string& label,
   std::size_t bytes = Tables::scratch_bytes(tables.block, data.terms, tables_per_team);
   // A host team's values of every function (P x its samples), and a staging
   // buffer for the runs it stores (ProductBasisFunctor::host_block).
-  if (host)
+  tables.chain = host && P <= Tables::max_chain;
+  if (tables.chain)
     bytes += Tables::ScratchView::shmem_size(std::size_t(tables.block) * std::size_t(P)) +
              sizeof(double) * std::size_t(std::max(tables.block, Tables::row_run * P)) + 64;
   Kokkos::parallel_for(label,
