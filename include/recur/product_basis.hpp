@@ -221,6 +221,30 @@ auto product_basis_data(const ExecSpace& space, const ProductBasis& basis) {
 template <class Precision, class T>
 using table_number_t = std::conditional_t<std::is_same_v<Precision, Fast>, T, double>;
 
+// coefficients(j, k) = sum_i weights(i) values(i, k) Psi(i, j): a team per
+// (j, k), its threads over i.
+template <class ExecSpace, class Matrix, class WView, class FView, class CView>
+struct WeightedColumnSums {
+  Matrix Psi;
+  WView weights;
+  FView values;
+  CView coefficients;
+  std::int64_t P;
+  KOKKOS_FUNCTION void operator()(const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
+    const std::int64_t j = team.league_rank() % P, k = team.league_rank() / P;
+    double sum           = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, std::int64_t(Psi.extent(0))),
+        [&](std::int64_t i, double& part) {
+          part += double(weights(i)) * double(entry(values, i, k)) * Psi(i, j);
+        },
+        sum);
+    Kokkos::single(Kokkos::PerTeam(team), [&] {
+      entry(coefficients, j, k) = typename CView::non_const_value_type(sum);
+    });
+  }
+};
+
 template <class ExecSpace, class Precision, class T, class XView, class PsiView, class DView>
 void evaluate_product(const ExecSpace& space, const ProductBasis& basis, const XView& X,
                       const PsiView& Psi, const DView& dPsi) {
@@ -457,22 +481,10 @@ void project(const ExecSpace& space, const ProductBasis& basis, const XView& X,
   using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, typename ExecSpace::memory_space>;
   Matrix Psi(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::project::Psi"), M, P);
   evaluate(space, basis, X, Psi);
-  using Team = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   Kokkos::parallel_for(
       "recur::project[ProductBasis]", Kokkos::TeamPolicy<ExecSpace>(space, int(P * K), Kokkos::AUTO),
-      KOKKOS_LAMBDA(const Team& team) {
-        const std::int64_t j = team.league_rank() % P, k = team.league_rank() / P;
-        double sum           = 0;
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, M),
-            [&](std::int64_t i, double& part) {
-              part += double(weights(i)) * double(impl::entry(values, i, k)) * Psi(i, j);
-            },
-            sum);
-        Kokkos::single(Kokkos::PerTeam(team), [&] {
-          impl::entry(coefficients, j, k) = typename CView::non_const_value_type(sum);
-        });
-      });
+      impl::WeightedColumnSums<ExecSpace, Matrix, WView, FView, CView>{Psi, weights, values,
+                                                                      coefficients, P});
 }
 
 /// The statistics of a model y(xi) = sum_j c_j Psi_j(xi) in an orthonormal

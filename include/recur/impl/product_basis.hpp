@@ -1,17 +1,23 @@
 #ifndef RECUR_IMPL_PRODUCT_BASIS_HPP
 #define RECUR_IMPL_PRODUCT_BASIS_HPP
 
-// The kernel of recur::evaluate for product bases (recur/product_basis.hpp).
+// The kernels of recur::evaluate and recur::series for product bases
+// (recur/product_basis.hpp; docs/multivariate.md says how they run).
 //
-// A team takes a block of B samples. First each of its threads fills the
-// univariate tables of one sample, p^(k)_n(xi_k) / p^(k)_0 for every
-// dimension k and n up to the set's largest degree in k, into team scratch
-// (a table per term, B samples side by side: no bank conflicts); then the
-// team writes the block's B x P values, each one the product of the table
-// entries its multi-index names (only the dimensions of degree > 0: at most
-// p factors, whatever d is), in the order of Psi's memory (samples fastest
-// for LayoutLeft, functions fastest for LayoutRight), so that a GPU's stores
-// coalesce for either. On CPUs a team is one thread.
+// A team takes a block of B samples and first fills their univariate
+// tables, p^(k)_n(xi_k) / p^(k)_0 for every dimension k and n up to the
+// set's largest degree in k, into team scratch (a table per term, the B
+// samples side by side: no bank conflicts; ProductTables). Then:
+//  - GPUs (a team of up to 128 threads): each value Psi_j is the product of
+//    the table entries its multi-index names (only the dimensions of degree
+//    > 0: at most p factors, whatever d is), written in the order of Psi's
+//    memory (samples fastest for LayoutLeft, functions fastest for
+//    LayoutRight), so that the stores coalesce for either.
+//  - CPUs (a team is one thread): every function's values of the block, each
+//    from its parent's with one multiply (ProductTables::product), in runs
+//    over the samples that vectorize; columns or rows of them stored through
+//    a staging buffer, streamed for large outputs
+//    (ProductBasisFunctor::host_block).
 
 #include <recur/families.hpp>
 #include <recur/impl/checks.hpp>
@@ -195,9 +201,10 @@ struct ProductTables {
               data.coefficients.data() + data.step_offset(k), std::size_t(n > 1 ? n - 1 : 0)),
           constant<W>(1.0), {}, data.large(k) != 0, data.zero_b(k) != 0};
       if constexpr (one_thread && !gradient && std::is_same_v<W, DoubleDouble>) {
-        // A CPU thread: the 1-D evaluate's lockstep blocks (in AVX2 vectors
-        // where the CPU has them), on the block's column of x and its tables
-        // as a count x n matrix: the same values, bit for bit.
+        // A CPU thread, double-double: the 1-D evaluate's lockstep blocks (in
+        // AVX2 vectors where the CPU has them), on the block's column of x
+        // and its tables as a count x n matrix: the same values, bit for bit.
+        // (In plain double or float a sample at a time measured as fast.)
         using XColumn = Kokkos::View<const typename XView::value_type*, Kokkos::LayoutStride,
                                      MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
         using Tiles   = Kokkos::View<S**, Kokkos::LayoutStride, MemorySpace,
@@ -279,8 +286,17 @@ struct ProductTables {
 
 template <class S, class W, class ExecSpace, class XView, class PsiView, class DView>
 struct ProductBasisFunctor {
-  using Tables_t = ProductTables<S, W, ExecSpace, XView>;
-  using T        = typename PsiView::value_type;
+  using Tables      = ProductTables<S, W, ExecSpace, XView>;
+  using team_member = typename Tables::team_member;
+  using T           = typename PsiView::value_type;
+  static constexpr bool gradient = !std::is_same_v<DView, NoGradient>;
+
+  Tables tables;
+  PsiView Psi;
+  DView dPsi;
+  int P;
+  bool samples_fastest;  // the order of Psi's memory, for the value-by-value path
+
 
   // out[b * pitch + j] = T(values[j * width + b]) for b < n, j < P: rows
   // from the functions' values (P x width). Where the CPU has AVX2, 4 x 4
@@ -352,14 +368,14 @@ struct ProductBasisFunctor {
   // samples, turned into rows (store_rows).
   // Either way the runs go out through a staging buffer, streamed where Psi
   // is large (copy_out); other strides are stored one value at a time.
-  KOKKOS_FUNCTION void host_block(const typename Tables_t::team_member& team,
-                  const typename Tables_t::ScratchView& table,
+  KOKKOS_FUNCTION void host_block(const typename Tables::team_member& team,
+                  const typename Tables::ScratchView& table,
                   std::int64_t first, int count) const {
     const int block = tables.block;
     const bool rows = Psi.stride_1() == 1 && Psi.extent(1) > 1;
     const bool columns = !rows && (Psi.stride_0() == 1 || Psi.extent(0) == 1);
     const bool stream  = Psi.span() * sizeof(T) >= stream_bytes;
-    constexpr int run = Tables_t::row_run;
+    constexpr int run = Tables::row_run;
     T* stage = static_cast<T*>(team.team_scratch(tables.level).get_shmem(
         sizeof(T) * std::size_t(std::max(block, run * P))));
     if (!rows) {
@@ -392,16 +408,6 @@ struct ProductBasisFunctor {
     if (stream) _mm_sfence();  // the streamed stores, ordered before the kernel ends
 #endif
   }
-
-  using Tables      = Tables_t;
-  using team_member = typename Tables::team_member;
-  static constexpr bool gradient = !std::is_same_v<DView, NoGradient>;
-
-  Tables tables;
-  PsiView Psi;
-  DView dPsi;
-  int P;
-  bool samples_fastest;  // the order of Psi's memory
 
   KOKKOS_FUNCTION void operator()(const team_member& team) const {
     const auto table = tables.allocate(team);
