@@ -424,9 +424,8 @@ struct ProductBasisFunctor {
         return;
       }
     }
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, std::int64_t(count) * P), [&](std::int64_t q) {
-      const int b = int(samples_fastest ? q % count : q / P);
-      const int j = int(samples_fastest ? q / count : q % P);
+    // Value (b, j) and, with the gradient, its d derivatives.
+    const auto store = [&](int b, int j) {
       const std::int64_t e0 = data.factor_offset(j), e1 = data.factor_offset(j + 1);
       const std::int64_t i  = first + b;
       Psi(i, j)             = T(tables.value(table, b, e0, e1));
@@ -445,7 +444,18 @@ struct ProductBasisFunctor {
           dPsi(i, j, k) = T(g);
         }
       }
-    });
+    };
+    // Neighbouring threads on neighbouring addresses: a thread a sample and
+    // every function in turn where Psi's columns are contiguous, a thread a
+    // function and every sample in turn where its rows are.
+    if (samples_fastest) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int b) {
+        for (int j = 0; j < P; ++j) store(b, j);
+      });
+    } else {
+      for (int b = 0; b < count; ++b)
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, P), [&](int j) { store(b, j); });
+    }
   }
 };
 
