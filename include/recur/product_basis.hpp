@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -133,6 +134,7 @@ class ProductBasis {
       throw std::invalid_argument("recur::ProductBasis: " + std::to_string(m_families.size()) +
                                   " families for a multi-index set of d = " + std::to_string(d) +
                                   " dimensions; give one family per dimension, or one for all");
+    m_structure = std::make_shared<const impl::ProductStructure>(m_indices);
   }
   ProductBasis(const AnyFamily& family, MultiIndexSet indices)
       : ProductBasis(std::vector<AnyFamily>{family}, std::move(indices)) {}
@@ -149,10 +151,13 @@ class ProductBasis {
       if (!family.orthonormal()) return false;
     return true;
   }
+  /// The multi-indices as the kernels read them, made once (shared by copies).
+  const impl::ProductStructure& structure() const { return *m_structure; }
 
  private:
   std::vector<AnyFamily> m_families;
   MultiIndexSet m_indices;
+  std::shared_ptr<const impl::ProductStructure> m_structure;
 };
 
 namespace impl {
@@ -182,14 +187,20 @@ constexpr bool check_product_view_types() {
   return true;
 }
 
-template <class XView, class PsiView>
-void check_product_extents(const ProductBasis& basis, const XView& X, const PsiView& Psi) {
-  const std::string where = "recur::evaluate (product basis): ";
+// X must be M x d.
+template <class XView>
+void check_sample_columns(const std::string& where, const ProductBasis& basis, const XView& X) {
   if (X.extent(1) != std::size_t(basis.dimension()))
     throw std::invalid_argument(where + "X has " + std::to_string(X.extent(1)) +
                                 " columns but the basis has d = " +
                                 std::to_string(basis.dimension()) +
                                 " dimensions; X must be M x d, one sample a row");
+}
+
+template <class XView, class PsiView>
+void check_product_extents(const ProductBasis& basis, const XView& X, const PsiView& Psi) {
+  const std::string where = "recur::evaluate (product basis): ";
+  check_sample_columns(where, basis, X);
   if (Psi.extent(0) != X.extent(0) || Psi.extent(1) != std::size_t(basis.size()))
     throw std::invalid_argument(where + "Psi is " + std::to_string(Psi.extent(0)) + " x " +
                                 std::to_string(Psi.extent(1)) + " but must be M x P = " +
@@ -202,14 +213,10 @@ void check_product_extents(const ProductBasis& basis, const XView& X, const PsiV
 // Precision and results of type T, and the product of its families' p_0.
 template <class ExecSpace, class Precision, class T>
 auto product_basis_data(const ExecSpace& space, const ProductBasis& basis) {
-  using W                  = working_t<T, Precision>;
-  const MultiIndexSet& set = basis.indices();
-  const int d              = basis.dimension();
-  std::vector<int> terms(static_cast<std::size_t>(d));
-  for (int k = 0; k < d; ++k) terms[std::size_t(k)] = set.max_degree(k) + 1;
+  using W     = working_t<T, Precision>;
   double base = 1;
-  for (int k = 0; k < d; ++k) base *= basis.family(k).initial();
-  return std::make_pair(make_product_basis_data<W>(space, set, terms,
+  for (int k = 0; k < basis.dimension(); ++k) base *= basis.family(k).initial();
+  return std::make_pair(make_product_basis_data<W>(space, basis.structure(),
                                                    [&](int k, int N, ThreeTermCoefficients<W>* out) {
                                                      return basis.family(k).template tabulate<W>(N, out);
                                                    }),
@@ -349,11 +356,7 @@ void series(const ExecSpace& space, const ProductBasis& basis, const CView& C, c
           Kokkos::SpaceAccessibility<ExecSpace, typename YView::memory_space>::accessible,
       "recur::series: C, X and Y must live in memory this execution space can access");
   const std::string where = "recur::series (product basis): ";
-  if (X.extent(1) != std::size_t(basis.dimension()))
-    throw std::invalid_argument(where + "X has " + std::to_string(X.extent(1)) +
-                                " columns but the basis has d = " +
-                                std::to_string(basis.dimension()) +
-                                " dimensions; X must be M x d, one sample a row");
+  impl::check_sample_columns(where, basis, X);
   if (C.extent(0) != std::size_t(basis.size()))
     throw std::invalid_argument(where + "C has " + std::to_string(C.extent(0)) +
                                 " rows but the basis has P = " + std::to_string(basis.size()) +

@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -61,84 +62,92 @@ struct ProductBasisData {
   int terms = 0;  // all dimensions' terms, the tables per sample
 };
 
-template <class W, class ExecSpace, class Tabulate>
-ProductBasisData<W, typename ExecSpace::memory_space> make_product_basis_data(
-    const ExecSpace& space, const MultiIndexSet& set, const std::vector<int>& terms,
-    const Tabulate& tabulate) {
-  using MemorySpace = typename ExecSpace::memory_space;
-  const int d       = set.dimension();
-  const int P       = set.size();
-  ProductBasisData<W, MemorySpace> data;
-  const auto view = [&](auto& v, std::size_t n, const std::string& label) {
-    using V = std::decay_t<decltype(v)>;
-    v       = V(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, label), n);
-    return Kokkos::create_mirror_view(v);
-  };
-  auto step_offset = view(data.step_offset, std::size_t(d) + 1, "recur::product_basis::steps");
-  auto term_offset = view(data.term_offset, std::size_t(d) + 1, "recur::product_basis::terms");
-  step_offset(0) = term_offset(0) = 0;
-  for (int k = 0; k < d; ++k) {
-    step_offset(k + 1) = step_offset(k) + terms[std::size_t(k)] - 1;
-    term_offset(k + 1) = term_offset(k) + terms[std::size_t(k)];
-  }
-  data.terms        = term_offset(d);
-  auto coefficients = view(data.coefficients, std::size_t(std::max(step_offset(d), 1)),
-                           "recur::product_basis::coefficients");
-  auto large        = view(data.large, std::size_t(d), "recur::product_basis::large");
-  auto zero_b       = view(data.zero_b, std::size_t(d), "recur::product_basis::zero_b");
-  for (int k = 0; k < d; ++k) {
-    const TableFlags flags = tabulate(k, terms[std::size_t(k)], coefficients.data() + step_offset(k));
-    large(k)               = flags.large;
-    zero_b(k)              = flags.zero_b;
-  }
-  std::int64_t factors = 0;
-  for (int j = 0; j < P; ++j)
-    for (int k = 0; k < d; ++k) factors += set(j, k) > 0;
-  auto factor_offset = view(data.factor_offset, std::size_t(P) + 1, "recur::product_basis::offsets");
-  auto factor_term   = view(data.factor_term, std::size_t(std::max<std::int64_t>(factors, 1)),
-                            "recur::product_basis::factor_terms");
-  auto factor_dim    = view(data.factor_dim, std::size_t(std::max<std::int64_t>(factors, 1)),
-                            "recur::product_basis::factor_dims");
-  std::int64_t e = 0;
-  for (int j = 0; j < P; ++j) {
-    factor_offset(j) = e;
-    for (int k = 0; k < d; ++k)
-      if (set(j, k) > 0) {
-        factor_term(e) = term_offset(k) + set(j, k);
-        factor_dim(e)  = k;
-        ++e;
-      }
-  }
-  factor_offset(P) = e;
-  auto parent = view(data.parent, std::size_t(std::max(P, 1)), "recur::product_basis::parents");
-  {
+// The set's multi-indices as the kernels read them (ProductBasisData's
+// offsets, factors and parents, and each dimension's terms: its largest
+// degree + 1), made once on the host when a ProductBasis is made.
+struct ProductStructure {
+  std::vector<int> terms, term_offset, step_offset;  // d, d + 1, d + 1
+  std::vector<std::int64_t> factor_offset;          // P + 1
+  std::vector<int> factor_term, factor_dim, parent;
+
+  explicit ProductStructure(const MultiIndexSet& set) {
+    const int d = set.dimension(), P = set.size();
+    terms.resize(std::size_t(d));
+    term_offset.assign(std::size_t(d) + 1, 0);
+    step_offset.assign(std::size_t(d) + 1, 0);
+    for (int k = 0; k < d; ++k) {
+      terms[std::size_t(k)]           = set.max_degree(k) + 1;
+      term_offset[std::size_t(k) + 1] = term_offset[std::size_t(k)] + terms[std::size_t(k)];
+      step_offset[std::size_t(k) + 1] = step_offset[std::size_t(k)] + terms[std::size_t(k)] - 1;
+    }
+    factor_offset.reserve(std::size_t(P) + 1);
+    for (int j = 0; j < P; ++j) {
+      factor_offset.push_back(std::int64_t(factor_term.size()));
+      for (int k = 0; k < d; ++k)
+        if (set(j, k) > 0) {
+          factor_term.push_back(term_offset[std::size_t(k)] + set(j, k));
+          factor_dim.push_back(k);
+        }
+    }
+    factor_offset.push_back(std::int64_t(factor_term.size()));
     std::unordered_map<std::string, int> index;  // a row's bytes -> its j
     const auto key = [&](const int* row) {
       return std::string(reinterpret_cast<const char*>(row), sizeof(int) * std::size_t(d));
     };
     index.reserve(std::size_t(P));
     for (int j = 0; j < P; ++j) index.emplace(key(set.table().data() + std::size_t(j) * d), j);
+    parent.assign(std::size_t(P), -1);
     std::vector<int> row(static_cast<std::size_t>(d));
     for (int j = 0; j < P; ++j) {
-      parent(j) = -1;
-      if (factor_offset(j + 1) == factor_offset(j)) continue;
+      const std::int64_t last = factor_offset[std::size_t(j) + 1] - 1;
+      if (last < factor_offset[std::size_t(j)]) continue;  // alpha = 0
       std::copy(set.table().begin() + std::ptrdiff_t(j) * d,
                 set.table().begin() + std::ptrdiff_t(j + 1) * d, row.begin());
-      row[std::size_t(factor_dim(factor_offset(j + 1) - 1))] = 0;
+      row[std::size_t(factor_dim[std::size_t(last)])] = 0;
       const auto found = index.find(key(row.data()));
-      if (found != index.end() && found->second < j) parent(j) = found->second;
+      if (found != index.end() && found->second < j) parent[std::size_t(j)] = found->second;
     }
   }
-  Kokkos::deep_copy(space, data.step_offset, step_offset);
-  Kokkos::deep_copy(space, data.term_offset, term_offset);
-  Kokkos::deep_copy(space, data.coefficients, coefficients);
-  Kokkos::deep_copy(space, data.large, large);
-  Kokkos::deep_copy(space, data.zero_b, zero_b);
-  Kokkos::deep_copy(space, data.factor_offset, factor_offset);
-  Kokkos::deep_copy(space, data.factor_term, factor_term);
-  Kokkos::deep_copy(space, data.factor_dim, factor_dim);
-  Kokkos::deep_copy(space, data.parent, parent);
-  // The host mirrors must outlive the (possibly asynchronous) copies.
+};
+
+// ProductBasisData in ExecSpace's memory: the structure copied there, and
+// each dimension's coefficients, tabulate(k, terms, out) (in W).
+template <class W, class ExecSpace, class Tabulate>
+ProductBasisData<W, typename ExecSpace::memory_space> make_product_basis_data(
+    const ExecSpace& space, const ProductStructure& structure, const Tabulate& tabulate) {
+  using MemorySpace = typename ExecSpace::memory_space;
+  const int d       = int(structure.terms.size());
+  ProductBasisData<W, MemorySpace> data;
+  data.terms = structure.term_offset.back();
+  // Views of `from`'s values (at least one entry) in MemorySpace.
+  const auto upload = [&](auto& view, const auto& from, const std::string& label) {
+    using V = std::decay_t<decltype(view)>;
+    view    = V(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, label),
+                std::max<std::size_t>(from.size(), 1));
+    if (!from.empty())
+      Kokkos::deep_copy(space, Kokkos::subview(view, std::make_pair(std::size_t(0), from.size())),
+                        Kokkos::View<const typename V::value_type*, Kokkos::HostSpace,
+                                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>(from.data(),
+                                                                               from.size()));
+  };
+  std::vector<ThreeTermCoefficients<W>> coefficients(static_cast<std::size_t>(structure.step_offset.back()));
+  std::vector<unsigned char> large(static_cast<std::size_t>(d)), zero_b(static_cast<std::size_t>(d));
+  for (int k = 0; k < d; ++k) {
+    const TableFlags flags = tabulate(k, structure.terms[std::size_t(k)],
+                                      coefficients.data() + structure.step_offset[std::size_t(k)]);
+    large[std::size_t(k)]  = flags.large;
+    zero_b[std::size_t(k)] = flags.zero_b;
+  }
+  upload(data.coefficients, coefficients, "recur::product_basis::coefficients");
+  upload(data.step_offset, structure.step_offset, "recur::product_basis::steps");
+  upload(data.term_offset, structure.term_offset, "recur::product_basis::terms");
+  upload(data.large, large, "recur::product_basis::large");
+  upload(data.zero_b, zero_b, "recur::product_basis::zero_b");
+  upload(data.factor_offset, structure.factor_offset, "recur::product_basis::offsets");
+  upload(data.factor_term, structure.factor_term, "recur::product_basis::factor_terms");
+  upload(data.factor_dim, structure.factor_dim, "recur::product_basis::factor_dims");
+  upload(data.parent, structure.parent, "recur::product_basis::parents");
+  // The host vectors must outlive the (possibly asynchronous) copies.
   fence(space, "recur::evaluate: product basis upload");
   return data;
 }
