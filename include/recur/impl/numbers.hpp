@@ -113,6 +113,26 @@ KOKKOS_FORCEINLINE_FUNCTION bool is_zero(float v) { return v == 0; }
 KOKKOS_FORCEINLINE_FUNCTION bool is_zero(double v) { return v == 0; }
 KOKKOS_FORCEINLINE_FUNCTION bool is_zero(DoubleDouble v) { return v.hi == 0; }
 
+// `c ? a : b` for two doubles already computed. On the host through their
+// bits: GCC keeps `c ? a : b` as a branch (it will not execute the
+// arithmetic of either side unconditionally), and a branch keeps a loop over
+// samples from vectorizing (ProductTables::plain_rows); the bits make it a
+// blend. The values are the same either way.
+KOKKOS_FORCEINLINE_FUNCTION double select(bool c, double a, double b) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return c ? a : b;
+#else
+  std::uint64_t ua, ub;
+  std::memcpy(&ua, &a, sizeof a);
+  std::memcpy(&ub, &b, sizeof b);
+  const std::uint64_t mask = std::uint64_t(0) - std::uint64_t(c);
+  const std::uint64_t u    = (ua & mask) | (ub & ~mask);
+  double v;
+  std::memcpy(&v, &u, sizeof v);
+  return v;
+#endif
+}
+
 // a x + b, and one step p_{n+1} = f p_n - c p_{n-1}. A zero f (x at the
 // family's centre, e.g. He_n(0)) contributes nothing: He_odd(0) = +0.
 // Bounded: no intermediate can leave double's range (a BlockTag of for_steps,
@@ -165,13 +185,14 @@ KOKKOS_FORCEINLINE_FUNCTION DoubleDouble affine(DoubleDouble a, double x) {
 }
 template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION double step(double f, double current, double c, double previous) {
-  return is_zero(f) ? 0.0 - c * previous : multiply_add(f, current, -c * previous);
+  const double q = c * previous;
+  return select(is_zero(f), 0.0 - q, multiply_add(f, current, -q));
 }
 template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble step(DoubleDouble f, DoubleDouble current,
                                               DoubleDouble c, DoubleDouble previous) {
   // f.hi = 0: p = +0 (He_odd(0) = +0, as in double); f.lo still counts.
-  const double p       = is_zero(f) ? 0.0 : f.hi * current.hi;
+  const double p       = select(is_zero(f), 0.0, f.hi * current.hi);
   const double q       = c.hi * previous.hi;
   const DoubleDouble s = two_sum(p, -q);
   if (!Bounded && beyond_double(s.hi)) return {s.hi, 0.0};

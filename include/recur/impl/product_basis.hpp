@@ -59,7 +59,11 @@ struct ProductBasisData {
   Kokkos::View<std::int64_t*, MemorySpace> factor_offset;
   Kokkos::View<int*, MemorySpace> factor_term, factor_dim;
   Kokkos::View<int*, MemorySpace> parent;
-  int terms = 0;  // all dimensions' terms, the tables per sample
+  // Recipes (ProductStructure): P x factors table numbers; factors = 0
+  // where the set has none.
+  Kokkos::View<std::uint16_t*, MemorySpace> recipe;
+  int factors = 0;
+  int terms   = 0;  // all dimensions' terms, the tables per sample
 };
 
 // The set's multi-indices as the kernels read them (ProductBasisData's
@@ -69,6 +73,13 @@ struct ProductStructure {
   std::vector<int> terms, term_offset, step_offset;  // d, d + 1, d + 1
   std::vector<std::int64_t> factor_offset;          // P + 1
   std::vector<int> factor_term, factor_dim, parent;
+  // Each function's factors as `factors` table numbers, padded with the
+  // table of ones (number terms + 1), where no function has more than
+  // max_recipe factors: what the value-by-value kernels read, a few bytes a
+  // function in place of offsets and a list. Else empty, factors = 0.
+  static constexpr int max_recipe = 8;
+  std::vector<std::uint16_t> recipe;
+  int factors = 0;
 
   explicit ProductStructure(const MultiIndexSet& set) {
     const int d = set.dimension(), P = set.size();
@@ -106,6 +117,18 @@ struct ProductStructure {
       row[std::size_t(factor_dim[std::size_t(last)])] = 0;
       const auto found = index.find(key(row.data()));
       if (found != index.end() && found->second < j) parent[std::size_t(j)] = found->second;
+    }
+    int most = 0;
+    for (int j = 0; j < P; ++j)
+      most = std::max(most, int(factor_offset[std::size_t(j) + 1] - factor_offset[std::size_t(j)]));
+    const int ones = term_offset.back() + 1;
+    if (most <= max_recipe && ones <= 0xffff) {
+      factors = std::max(most, 1);
+      recipe.assign(std::size_t(P) * std::size_t(factors), std::uint16_t(ones));
+      for (int j = 0; j < P; ++j)
+        for (std::int64_t e = factor_offset[std::size_t(j)]; e < factor_offset[std::size_t(j) + 1]; ++e)
+          recipe[std::size_t(j) * std::size_t(factors) + std::size_t(e - factor_offset[std::size_t(j)])] =
+              std::uint16_t(factor_term[std::size_t(e)]);
     }
   }
 };
@@ -147,6 +170,8 @@ ProductBasisData<W, typename ExecSpace::memory_space> make_product_basis_data(
   upload(data.factor_term, structure.factor_term, "recur::product_basis::factor_terms");
   upload(data.factor_dim, structure.factor_dim, "recur::product_basis::factor_dims");
   upload(data.parent, structure.parent, "recur::product_basis::parents");
+  upload(data.recipe, structure.recipe, "recur::product_basis::recipes");
+  data.factors = structure.factors;
   // The host vectors must outlive the (possibly asynchronous) copies.
   fence(space, "recur::evaluate: product basis upload");
   return data;
@@ -175,13 +200,19 @@ struct ProductTables {
   bool chain = false;
   static constexpr int max_chain = 1 << 15;
 
-  // Scratch for `tables` sets of tables (values, and derivatives).
+  // A table's entries are `pitch` apart: B on CPUs; B + 1 on GPUs, so that
+  // threads reading different tables of one sample (a function each) read
+  // different shared-memory banks.
+  static KOKKOS_FUNCTION int pitch_of(int block) { return one_thread ? block : block + 1; }
+  KOKKOS_FUNCTION int pitch() const { return pitch_of(block); }
+  // Scratch for `tables` sets of tables (values, and derivatives): the
+  // terms, the base and a table of ones (recipes' padding).
   static std::size_t scratch_bytes(int block, int terms, int tables) {
-    return ScratchView::shmem_size(std::size_t(block) * std::size_t(terms + 1)) *
+    return ScratchView::shmem_size(std::size_t(pitch_of(block)) * std::size_t(terms + 2)) *
            std::size_t(tables);
   }
   KOKKOS_FUNCTION ScratchView allocate(const team_member& team) const {
-    return ScratchView(team.team_scratch(level), std::size_t(block) * std::size_t(data.terms + 1));
+    return ScratchView(team.team_scratch(level), std::size_t(pitch()) * std::size_t(data.terms + 2));
   }
   // The block's first sample and its number of samples.
   KOKKOS_FUNCTION std::int64_t first(const team_member& team) const {
@@ -197,9 +228,12 @@ struct ProductTables {
                             const ScratchView& dtable) const {
     const std::int64_t i0 = first(team);
     const int samples     = count(team);
-    const std::size_t base_row = std::size_t(data.terms) * block;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, samples),
-                         [&](int b) { table(base_row + b) = base; });
+    const std::size_t base_row = std::size_t(data.terms) * pitch();
+    const std::size_t ones_row = base_row + pitch();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, samples), [&](int b) {
+      table(base_row + b) = base;
+      table(ones_row + b) = S(1);
+    });
     for (int k = 0; k < d; ++k) {
       const int t0 = data.term_offset(k);
       const int n  = data.term_offset(k + 1) - t0;
@@ -209,30 +243,17 @@ struct ProductTables {
           Kokkos::View<const ThreeTermCoefficients<W>*, MemorySpace>(
               data.coefficients.data() + data.step_offset(k), std::size_t(n > 1 ? n - 1 : 0)),
           constant<W>(1.0), {}, data.large(k) != 0, data.zero_b(k) != 0};
-      if constexpr (one_thread && !gradient && std::is_same_v<W, DoubleDouble>) {
-        // A CPU thread, double-double: the 1-D evaluate's lockstep blocks (in
-        // AVX2 vectors where the CPU has them), on the block's column of x
-        // and its tables as a count x n matrix: the same values, bit for bit.
-        // (In plain double or float a sample at a time measured as fast.)
-        using XColumn = Kokkos::View<const typename XView::value_type*, Kokkos::LayoutStride,
-                                     MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-        using Tiles   = Kokkos::View<S**, Kokkos::LayoutStride, MemorySpace,
-                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-        constexpr int B = cpu_block<Kernel>;
-        const LockstepRows<B, false, S, Kernel, XColumn, Tiles> rows{
-            kernel,
-            XColumn(&X(i0, k), Kokkos::LayoutStride(std::size_t(samples), X.stride_0())),
-            Tiles(&table(std::size_t(t0) * block),
-                  Kokkos::LayoutStride(std::size_t(samples), 1, std::size_t(n), std::size_t(block)))};
-        for (int r = 0; r < samples; r += B) rows.rows_of(r / B);
-        for (int b = 0; b < samples; ++b) table(base_row + b) *= table(std::size_t(t0) * block + b);
+      if constexpr (one_thread && !gradient && !std::is_same_v<W, float>) {
+        // A CPU thread: the block's steps side by side (plain_rows).
+        plain_rows(kernel, i0, k, samples, &table(std::size_t(t0) * pitch()), n);
+        for (int b = 0; b < samples; ++b) table(base_row + b) *= table(std::size_t(t0) * pitch() + b);
         continue;
       }
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, samples), [&](int b) {
-        const Slice<S> values(&table(std::size_t(t0) * block + b), block, n);
+        const Slice<S> values(&table(std::size_t(t0) * pitch() + b), pitch(), n);
         const double x = double(X(i0 + b, k));
         if constexpr (gradient) {
-          kernel.fill(x, values, Slice<S>(&dtable(std::size_t(t0) * block + b), block, n));
+          kernel.fill(x, values, Slice<S>(&dtable(std::size_t(t0) * pitch() + b), pitch(), n));
         } else {
           kernel.fill(x, values);
         }
@@ -240,6 +261,72 @@ struct ProductTables {
       });
     }
     team.team_barrier();
+  }
+  // A CPU thread's table of one dimension: out[n * block + b] = p_n of
+  // sample b, n < terms, each step taken for all samples before the next
+  // (loops over b that vectorize, in double or double-double). These are
+  // kernel.fill's own steps (advance, as a plain and bounded block takes
+  // them); where no state passes Range<W>::limit no check of kernel.fill
+  // scales one, so the values are its values, bit for bit. Rows where one
+  // does, and rows checked every step (|x| > Range<W>::unchecked_x, NaN,
+  // large coefficients), are filled again by kernel.fill. (The 1-D
+  // evaluate's lockstep blocks took 35 % of the time of a product series
+  // with d = 5, p = 4: made for long rows, not for 5 terms.)
+  template <class Kernel>
+  KOKKOS_FUNCTION void plain_rows(const Kernel& kernel, std::int64_t i0, int k, int samples, S* out,
+                                  int terms) const {
+    using state_type = typename Kernel::state_type;
+    constexpr bool pair = std::is_same_v<W, DoubleDouble>;
+    // The states in separate arrays of leading and trailing parts (an
+    // array of pairs does not vectorize).
+    alignas(64) double x[host_block], h0[host_block], h1[host_block];
+    alignas(64) double l0[pair ? host_block : 1], l1[pair ? host_block : 1];
+    alignas(64) int plain[host_block];
+    const auto get = [&](const double* h, const double* l, int b) -> W {
+      if constexpr (pair) {
+        return W{h[b], l[b]};
+      } else {
+        (void)l;
+        return h[b];
+      }
+    };
+    const auto put = [&](double* h, double* l, int b, const W& v) {
+      if constexpr (pair) {
+        h[b] = v.hi;
+        l[b] = v.lo;
+      } else {
+        (void)l;
+        h[b] = v;
+      }
+    };
+    for (int b = 0; b < samples; ++b) {
+      x[b]     = double(X(i0 + b, k));
+      plain[b] = int(!kernel.checks_every_step(x[b]));
+      put(h0, l0, b, kernel.initial);
+      put(h1, l1, b, W{});
+      out[b] = S(to_double(kernel.initial));
+    }
+    const auto steps = [&](auto zero_b) {
+      for (int n = 0; n + 1 < terms; ++n) {
+        const auto step = kernel.load(n);
+        S* row          = out + std::size_t(n + 1) * pitch();
+        for (int b = 0; b < samples; ++b) {
+          state_type s{get(h0, l0, b), get(h1, l1, b), 0};
+          kernel.template advance_as<decltype(zero_b)::value>(x[b], step, s, BlockTag<true>{});
+          put(h0, l0, b, s.u0);
+          put(h1, l1, b, s.u1);
+          plain[b] &= int(largest(s.u0) <= Range<W>::limit);
+          row[b] = S(to_double(s.u0));
+        }
+      }
+    };
+    if (kernel.zero_b) {
+      steps(std::true_type{});
+    } else {
+      steps(std::false_type{});
+    }
+    for (int b = 0; b < samples; ++b)
+      if (!plain[b]) kernel.fill(x[b], Slice<S>(out + b, pitch(), terms));
   }
   // On CPUs a team is one thread and holds up to host_block samples; it
   // keeps every function's values of `width` of them at a time in
@@ -269,16 +356,16 @@ struct ProductTables {
     const std::int64_t e0  = data.factor_offset(j), e1 = data.factor_offset(j + 1);
     const int up           = data.parent(j);
     const S* from          = up >= 0 ? &products(std::size_t(up) * width)
-                                     : &table(std::size_t(data.terms) * block + b0);
+                                     : &table(std::size_t(data.terms) * pitch() + b0);
     const std::int64_t own = up >= 0 ? e1 - 1 : e0;
     if (own == e1) {
       for (int b = 0; b < n; ++b) out[b] = from[b];
       return out;
     }
-    const S* row = &table(std::size_t(data.factor_term(own)) * block + b0);
+    const S* row = &table(std::size_t(data.factor_term(own)) * pitch() + b0);
     for (int b = 0; b < n; ++b) out[b] = from[b] * row[b];
     for (std::int64_t e = own + 1; e < e1; ++e) {
-      row = &table(std::size_t(data.factor_term(e)) * block + b0);
+      row = &table(std::size_t(data.factor_term(e)) * pitch() + b0);
       for (int b = 0; b < n; ++b) out[b] *= row[b];
     }
     return out;
@@ -286,10 +373,29 @@ struct ProductTables {
   // Psi_j of sample b: its base times the factors e0 .. e1 - 1 but `skip`.
   KOKKOS_FUNCTION S value(const ScratchView& table, int b, std::int64_t e0, std::int64_t e1,
                           std::int64_t skip = -1) const {
-    S v = table(std::size_t(data.terms) * block + b);
+    S v = table(std::size_t(data.terms) * pitch() + b);
     for (std::int64_t e = e0; e < e1; ++e)
-      if (e != skip) v *= table(std::size_t(data.factor_term(e)) * block + b);
+      if (e != skip) v *= table(std::size_t(data.factor_term(e)) * pitch() + b);
     return v;
+  }
+  // Psi_j of sample b from its recipe (data.factors > 0): the same product
+  // as value(), in the same order, times ones for the missing factors.
+  // (int offsets from the sample's first entry, as tables have fewer than
+  // 2^16 terms a few hundred samples apart: fewer instructions a value. In
+  // Nsight Compute the H200's series kernel issued an instruction on 76 % of
+  // its schedulers' cycles with 64-bit ones: bound by instructions.)
+  KOKKOS_FUNCTION S recipe_value(const ScratchView& table, int b, int j) const {
+    const int p            = pitch();
+    const S* t             = table.data() + b;
+    const std::uint16_t* r = data.recipe.data() + std::size_t(j) * std::size_t(data.factors);
+    S v                    = t[data.terms * p];
+    for (int f = 0; f < data.factors; ++f) v *= t[int(r[f]) * p];
+    return v;
+  }
+  // Psi_j of sample b, whichever way the basis has.
+  KOKKOS_FUNCTION S any_value(const ScratchView& table, int b, int j) const {
+    return data.factors > 0 ? recipe_value(table, b, j)
+                            : value(table, b, data.factor_offset(j), data.factor_offset(j + 1));
   }
 };
 
@@ -386,7 +492,7 @@ struct ProductBasisFunctor {
     const bool stream  = Psi.span() * sizeof(T) >= stream_bytes;
     constexpr int run = Tables::row_run;
     T* stage = static_cast<T*>(team.team_scratch(tables.level).get_shmem(
-        sizeof(T) * std::size_t(std::max(block, run * P))));
+        sizeof(T) * std::size_t(block > run * P ? block : run * P)));
     if (!rows) {
       const auto products = tables.allocate_products(team, P, block);
       for (int j = 0; j < P; ++j) {
@@ -425,7 +531,6 @@ struct ProductBasisFunctor {
     tables.template fill<gradient>(team, table, dtable);
     const std::int64_t first = tables.first(team);
     const int count          = tables.count(team);
-    const int block          = tables.block;
     const auto& data         = tables.data;
     if constexpr (!gradient && Tables::one_thread) {
       if (tables.chain) {
@@ -435,32 +540,51 @@ struct ProductBasisFunctor {
     }
     // Value (b, j) and, with the gradient, its d derivatives.
     const auto store = [&](int b, int j) {
-      const std::int64_t e0 = data.factor_offset(j), e1 = data.factor_offset(j + 1);
-      const std::int64_t i  = first + b;
-      Psi(i, j)             = T(tables.value(table, b, e0, e1));
+      const std::int64_t i = first + b;
       if constexpr (gradient) {
+        const std::int64_t e0 = data.factor_offset(j), e1 = data.factor_offset(j + 1);
+        Psi(i, j) = T(tables.value(table, b, e0, e1));
         // d/dxi_k: the factor of dimension k differentiated; 0 where alpha_k
         // is 0 (NaN with the sample's NaN base).
-        const S zero = table(std::size_t(data.terms) * block + b) * S(0);
+        const S zero = table(std::size_t(data.terms) * tables.pitch() + b) * S(0);
         std::int64_t e = e0;
         for (int k = 0; k < tables.d; ++k) {
           S g = zero;
           if (e < e1 && data.factor_dim(e) == k) {
             g = tables.value(table, b, e0, e1, e) *
-                dtable(std::size_t(data.factor_term(e)) * block + b);
+                dtable(std::size_t(data.factor_term(e)) * tables.pitch() + b);
             ++e;
           }
           dPsi(i, j, k) = T(g);
         }
+      } else {
+        Psi(i, j) = T(tables.any_value(table, b, j));
       }
     };
     // Neighbouring threads on neighbouring addresses: a thread a sample and
-    // every function in turn where Psi's columns are contiguous, a thread a
-    // function and every sample in turn where its rows are.
+    // every function in turn where Psi's columns are contiguous; where its
+    // rows are one after the other, the block's P x count values as one run
+    // (thread t the values t, t + team size, ...: whole lines a warp); for
+    // other rows a thread a function and every sample in turn.
     if (samples_fastest) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int b) {
         for (int j = 0; j < P; ++j) store(b, j);
       });
+    } else if (!gradient && Psi.stride_1() == 1 && Psi.stride_0() == std::size_t(P)) {
+      T* const out     = &Psi(first, 0);
+      const int size   = team.team_size();
+      const int db     = size / P, dj = size % P;
+      const int values = count * P;
+      int q = team.team_rank(), b = q / P, j = q % P;
+      for (; q < values; q += size) {
+        out[q] = T(tables.any_value(table, b, j));
+        b += db;
+        j += dj;
+        if (j >= P) {
+          j -= P;
+          ++b;
+        }
+      }
     } else {
       for (int b = 0; b < count; ++b)
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, P), [&](int j) { store(b, j); });
@@ -486,7 +610,6 @@ struct ProductSeriesFunctor {
     tables.template fill<false>(team, table, table);
     const std::int64_t first = tables.first(team);
     const int count          = tables.count(team);
-    const auto& data         = tables.data;
     if constexpr (Tables::one_thread) {
       if (tables.chain) {
         // A CPU thread: each function over the block's samples (vectorized),
@@ -508,9 +631,7 @@ struct ProductSeriesFunctor {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count * K), [&](int q) {
       const int b = q % count, k = q / count;
       S sum = 0;
-      for (int j = 0; j < P; ++j)
-        sum += tables.value(table, b, data.factor_offset(j), data.factor_offset(j + 1)) *
-               S(entry(C, j, k));
+      for (int j = 0; j < P; ++j) sum += tables.any_value(table, b, j) * S(entry(C, j, k));
       entry(Y, first + b, k) = typename YView::value_type(sum);
     });
   }

@@ -114,11 +114,22 @@ struct ThreeTermKernel {
   KOKKOS_FORCEINLINE_FUNCTION step_type load(int n) const { return coefficients(n); }
   template <class Tag = BlockTag<false, false>>
   KOKKOS_FORCEINLINE_FUNCTION void advance(double x, const step_type& k, state_type& s,
-                                           Tag = {}) const {
+                                           Tag tag = {}) const {
+    if (zero_b) {
+      advance_as<true>(x, k, s, tag);
+    } else {
+      advance_as<false>(x, k, s, tag);
+    }
+  }
+  // The step with zero_b known at compile time (a loop over samples with
+  // the flag's branch inside does not vectorize: ProductTables::plain_rows).
+  template <bool ZeroB, class Tag = BlockTag<false, false>>
+  KOKKOS_FORCEINLINE_FUNCTION void advance_as(double x, const step_type& k, state_type& s,
+                                              Tag = {}) const {
     constexpr bool bounded = Tag::bounded;
     W f;
-    if constexpr (std::is_same_v<W, DoubleDouble>) {
-      f = zero_b ? affine<bounded>(k.a, x) : affine<bounded>(k.a, x, k.b);
+    if constexpr (ZeroB && std::is_same_v<W, DoubleDouble>) {
+      f = affine<bounded>(k.a, x);
     } else {
       f = affine<bounded>(k.a, x, k.b);
     }
