@@ -95,7 +95,9 @@ void expect_products(const recur::MultiIndexSet& set, int M, bool gradient, doub
     }
   }
   EXPECT_LT(worst, tolerance) << "d = " << d << ", P = " << P;
-  if (gradient) EXPECT_LT(dworst, 4 * tolerance) << "d = " << d << ", P = " << P;
+  if (gradient) {
+    EXPECT_LT(dworst, 4 * tolerance) << "d = " << d << ", P = " << P;
+  }
 }
 
 template <class Space>
@@ -206,7 +208,9 @@ TYPED_TEST(ProductBasis, ANanCoordinateGivesANanRow) {
     EXPECT_TRUE(std::isfinite(psi(1, j))) << j;
     for (int k = 0; k < 3; ++k) {
       EXPECT_TRUE(std::isnan(dpsi(0, j, k))) << j << ", " << k;
-      if (basis.indices()(j, k) == 0) EXPECT_EQ(dpsi(1, j, k), 0.0) << j << ", " << k;
+      if (basis.indices()(j, k) == 0) {
+        EXPECT_EQ(dpsi(1, j, k), 0.0) << j << ", " << k;
+      }
     }
   }
   EXPECT_EQ(psi(1, 0), 1.0);  // the constant function
@@ -282,7 +286,9 @@ TYPED_TEST(ProductBasis, SeriesEqualsPsiTimesC) {
       }
       worst      = std::max(worst, double(std::fabs(got(i, k) - sum) / scale));
       worst_fast = std::max(worst_fast, double(std::fabs(fast(i, k) - sum) / scale));
-      if (k == 1) EXPECT_EQ(one(i), got(i, 1)) << i;
+      if (k == 1) {
+        EXPECT_EQ(one(i), got(i, 1)) << i;
+      }
     }
   EXPECT_LT(worst, 1e-14);
   EXPECT_LT(worst_fast, 1e-5);

@@ -59,10 +59,9 @@ struct ProductBasisData {
   Kokkos::View<std::int64_t*, MemorySpace> factor_offset;
   Kokkos::View<int*, MemorySpace> factor_term, factor_dim;
   Kokkos::View<int*, MemorySpace> parent;
-  // Recipes (ProductStructure): P x factors table numbers; factors = 0
-  // where the set has none.
-  Kokkos::View<std::uint16_t*, MemorySpace> recipe;
-  int factors = 0;
+  // Recipes (ProductStructure): P x words; words = 0 where the set has none.
+  Kokkos::View<std::uint64_t*, MemorySpace> recipe;
+  int words = 0;
   int terms   = 0;  // all dimensions' terms, the tables per sample
 };
 
@@ -73,13 +72,14 @@ struct ProductStructure {
   std::vector<int> terms, term_offset, step_offset;  // d, d + 1, d + 1
   std::vector<std::int64_t> factor_offset;          // P + 1
   std::vector<int> factor_term, factor_dim, parent;
-  // Each function's factors as `factors` table numbers, padded with the
-  // table of ones (number terms + 1), where no function has more than
-  // max_recipe factors: what the value-by-value kernels read, a few bytes a
-  // function in place of offsets and a list. Else empty, factors = 0.
+  // Each function's factors as table numbers of 16 bits, four to a word,
+  // padded with the table of ones (number terms + 1), where no function has
+  // more than max_recipe factors: what the value-by-value kernels read, one
+  // or two loads a function in place of offsets and a list. Else empty,
+  // words = 0.
   static constexpr int max_recipe = 8;
-  std::vector<std::uint16_t> recipe;
-  int factors = 0;
+  std::vector<std::uint64_t> recipe;
+  int words = 0;
 
   explicit ProductStructure(const MultiIndexSet& set) {
     const int d = set.dimension(), P = set.size();
@@ -123,12 +123,16 @@ struct ProductStructure {
       most = std::max(most, int(factor_offset[std::size_t(j) + 1] - factor_offset[std::size_t(j)]));
     const int ones = term_offset.back() + 1;
     if (most <= max_recipe && ones <= 0xffff) {
-      factors = std::max(most, 1);
-      recipe.assign(std::size_t(P) * std::size_t(factors), std::uint16_t(ones));
-      for (int j = 0; j < P; ++j)
-        for (std::int64_t e = factor_offset[std::size_t(j)]; e < factor_offset[std::size_t(j) + 1]; ++e)
-          recipe[std::size_t(j) * std::size_t(factors) + std::size_t(e - factor_offset[std::size_t(j)])] =
-              std::uint16_t(factor_term[std::size_t(e)]);
+      words = std::max((most + 3) / 4, 1);
+      recipe.assign(std::size_t(P) * std::size_t(words), 0);
+      for (int j = 0; j < P; ++j) {
+        const std::int64_t e0 = factor_offset[std::size_t(j)], e1 = factor_offset[std::size_t(j) + 1];
+        for (int f = 0; f < 4 * words; ++f) {
+          const std::uint64_t table =
+              std::uint64_t(e0 + f < e1 ? factor_term[std::size_t(e0 + f)] : ones);
+          recipe[std::size_t(j) * std::size_t(words) + std::size_t(f / 4)] |= table << (16 * (f % 4));
+        }
+      }
     }
   }
 };
@@ -171,7 +175,7 @@ ProductBasisData<W, typename ExecSpace::memory_space> make_product_basis_data(
   upload(data.factor_dim, structure.factor_dim, "recur::product_basis::factor_dims");
   upload(data.parent, structure.parent, "recur::product_basis::parents");
   upload(data.recipe, structure.recipe, "recur::product_basis::recipes");
-  data.factors = structure.factors;
+  data.words = structure.words;
   // The host vectors must outlive the (possibly asynchronous) copies.
   fence(space, "recur::evaluate: product basis upload");
   return data;
@@ -378,7 +382,7 @@ struct ProductTables {
       if (e != skip) v *= table(std::size_t(data.factor_term(e)) * pitch() + b);
     return v;
   }
-  // Psi_j of sample b from its recipe (data.factors > 0): the same product
+  // Psi_j of sample b from its recipe (data.words > 0): the same product
   // as value(), in the same order, times ones for the missing factors.
   // (int offsets from the sample's first entry, as tables have fewer than
   // 2^16 terms a few hundred samples apart: fewer instructions a value. In
@@ -387,14 +391,20 @@ struct ProductTables {
   KOKKOS_FUNCTION S recipe_value(const ScratchView& table, int b, int j) const {
     const int p            = pitch();
     const S* t             = table.data() + b;
-    const std::uint16_t* r = data.recipe.data() + std::size_t(j) * std::size_t(data.factors);
+    const std::uint64_t* r = data.recipe.data() + std::size_t(j) * std::size_t(data.words);
     S v                    = t[data.terms * p];
-    for (int f = 0; f < data.factors; ++f) v *= t[int(r[f]) * p];
+    for (int w = 0; w < data.words; ++w) {
+      const std::uint64_t q = r[w];
+      v *= t[int(q & 0xffff) * p];
+      v *= t[int((q >> 16) & 0xffff) * p];
+      v *= t[int((q >> 32) & 0xffff) * p];
+      v *= t[int(q >> 48) * p];
+    }
     return v;
   }
   // Psi_j of sample b, whichever way the basis has.
   KOKKOS_FUNCTION S any_value(const ScratchView& table, int b, int j) const {
-    return data.factors > 0 ? recipe_value(table, b, j)
+    return data.words > 0 ? recipe_value(table, b, j)
                             : value(table, b, data.factor_offset(j), data.factor_offset(j + 1));
   }
 };
