@@ -292,6 +292,29 @@ TYPED_TEST(ProductBasis, SeriesEqualsPsiTimesC) {
     }
   EXPECT_LT(worst, 1e-14);
   EXPECT_LT(worst_fast, 1e-5);
+  {  // More functions than a CPU team keeps values of (the value-by-value sums).
+    const recur::ProductBasis large(recur::HermiteENormalized{},
+                                    recur::MultiIndexSet::total_degree(2, 260));
+    const int L = large.size(), m = 7;
+    const auto Xl = sample_view<S>(m, 2, 5);
+    Kokkos::View<double**, Kokkos::LayoutRight, S> Psil("Psi", m, L);
+    Kokkos::View<double*, S> cl("c", L), yl("y", m);
+    auto cl_host = Kokkos::create_mirror_view(cl);
+    for (int j = 0; j < L; ++j) cl_host(j) = u(rng);
+    Kokkos::deep_copy(cl, cl_host);
+    recur::evaluate(S{}, large, Xl, Psil);
+    recur::series(S{}, large, cl, Xl, yl);
+    const auto psil = to_host(Psil);
+    const auto gotl = to_host(yl);
+    for (int i = 0; i < m; ++i) {
+      long double sum = 0, scale = 0;
+      for (int j = 0; j < L; ++j) {
+        sum += (long double)psil(i, j) * cl_host(j);
+        scale += std::fabs((long double)psil(i, j) * cl_host(j));
+      }
+      EXPECT_LT(double(std::fabs(gotl(i) - sum) / scale), 1e-13) << i;
+    }
+  }
   Kokkos::View<double**, S> wrong("C", P - 1, K);
   EXPECT_EQ(invalid_argument_message([&] { recur::series(S{}, basis, wrong, X, Y); }),
             "recur::series (product basis): C has " + std::to_string(P - 1) +

@@ -389,16 +389,24 @@ struct ProductTables {
   // Nsight Compute the H200's series kernel issued an instruction on 76 % of
   // its schedulers' cycles with 64-bit ones: bound by instructions.)
   KOKKOS_FUNCTION S recipe_value(const ScratchView& table, int b, int j) const {
-    const int p            = pitch();
-    const S* t             = table.data() + b;
+    return recipe_times(table, b, j, table(std::size_t(data.terms) * pitch() + b));
+  }
+  // v times the factors of Psi_j of sample b (v its base: recipe_value).
+  KOKKOS_FUNCTION S recipe_times(const ScratchView& table, int b, int j, S v) const {
+    const char* t          = reinterpret_cast<const char*>(table.data() + b);
+    const std::uint32_t p  = std::uint32_t(pitch()) * sizeof(S);  // bytes from a table to the next
     const std::uint64_t* r = data.recipe.data() + std::size_t(j) * std::size_t(data.words);
-    S v                    = t[data.terms * p];
+    // Table `number` of this sample: one 32 x 32 -> 64-bit multiply-add.
+    const auto entry = [&](std::uint32_t number) {
+      return *reinterpret_cast<const S*>(t + std::uint64_t(number) * p);
+    };
     for (int w = 0; w < data.words; ++w) {
-      const std::uint64_t q = r[w];
-      v *= t[int(q & 0xffff) * p];
-      v *= t[int((q >> 16) & 0xffff) * p];
-      v *= t[int((q >> 32) & 0xffff) * p];
-      v *= t[int(q >> 48) * p];
+      const std::uint64_t q  = r[w];
+      const std::uint32_t lo = std::uint32_t(q), hi = std::uint32_t(q >> 32);
+      v *= entry(lo & 0xffffu);
+      v *= entry(lo >> 16);
+      v *= entry(hi & 0xffffu);
+      v *= entry(hi >> 16);
     }
     return v;
   }
@@ -578,7 +586,17 @@ struct ProductBasisFunctor {
     // other rows a thread a function and every sample in turn.
     if (samples_fastest) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int b) {
-        for (int j = 0; j < P; ++j) store(b, j);
+        if constexpr (gradient) {
+          for (int j = 0; j < P; ++j) store(b, j);
+        } else if (data.words > 0) {
+          // (A pointer stepped along the row, the sample's base loaded once.)
+          T* out                 = &Psi(first + b, 0);
+          const std::size_t next = Psi.stride_1();
+          const S base           = table(std::size_t(data.terms) * tables.pitch() + b);
+          for (int j = 0; j < P; ++j, out += next) *out = T(tables.recipe_times(table, b, j, base));
+        } else {
+          for (int j = 0; j < P; ++j) store(b, j);
+        }
       });
     } else if (!gradient && Psi.stride_1() == 1 && Psi.stride_0() == std::size_t(P)) {
       T* const out     = &Psi(first, 0);
@@ -641,7 +659,12 @@ struct ProductSeriesFunctor {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count * K), [&](int q) {
       const int b = q % count, k = q / count;
       S sum = 0;
-      for (int j = 0; j < P; ++j) sum += tables.any_value(table, b, j) * S(entry(C, j, k));
+      if (tables.data.words > 0) {
+        const S base = table(std::size_t(tables.data.terms) * tables.pitch() + b);
+        for (int j = 0; j < P; ++j) sum += tables.recipe_times(table, b, j, base) * S(entry(C, j, k));
+      } else {
+        for (int j = 0; j < P; ++j) sum += tables.any_value(table, b, j) * S(entry(C, j, k));
+      }
       entry(Y, first + b, k) = typename YView::value_type(sum);
     });
   }
