@@ -23,7 +23,6 @@
 #include <recur/impl/checks.hpp>
 #include <recur/impl/cpu_lanes.hpp>
 #include <recur/impl/kokkos_compat.hpp>
-#include <recur/impl/lockstep.hpp>
 #include <recur/impl/numbers.hpp>
 #include <recur/impl/three_term.hpp>
 #include <recur/multi_index.hpp>
@@ -383,11 +382,11 @@ struct ProductTables {
     return v;
   }
   // Psi_j of sample b from its recipe (data.words > 0): the same product
-  // as value(), in the same order, times ones for the missing factors.
-  // (int offsets from the sample's first entry, as tables have fewer than
-  // 2^16 terms a few hundred samples apart: fewer instructions a value. In
-  // Nsight Compute the H200's series kernel issued an instruction on 76 % of
-  // its schedulers' cycles with 64-bit ones: bound by instructions.)
+  // as value(), in the same order, times ones for the missing factors. (In
+  // Nsight Compute the H200's series kernel, with factor lists, issued an
+  // instruction on 76 % of its schedulers' cycles: bound by instructions, so
+  // a value costs as few as it can: one load of its recipe, a multiply-add
+  // of 32-bit numbers for each factor's address.)
   KOKKOS_FUNCTION S recipe_value(const ScratchView& table, int b, int j) const {
     return recipe_times(table, b, j, table(std::size_t(data.terms) * pitch() + b));
   }
