@@ -18,6 +18,10 @@
 //   dimension, total degree p: P = C(p + d, d) functions) at M samples
 //   (M x d, LayoutRight): GBps = M P sizeof(T) / time, of_fill against a fill
 //   of Psi's bytes.
+// basis-tables/<space>/<T>/log2M:m/d:d/p:p
+//   recur::evaluate of the d functions p_p(xi_k) alone (the set {p e_k}):
+//   the univariate tables of the basis entries at their depth, and a
+//   store of d values a sample (M x d, LayoutLeft): what the tables cost.
 // basis-series/<space>/<T>/log2M:m/d:d/p:p/K:k
 //   recur::series on that basis (Y = Psi C, K = 1, Psi never stored):
 //   against the basis entries, what forming Psi alone costs.
@@ -103,6 +107,23 @@ void basis(benchmark::State& state) {
   const double gbs    = double(Psi.span()) * sizeof(T) / median / 1e9;
   state.counters["GBps"]    = gbs;
   state.counters["of_fill"] = fill_seconds(space, Psi) / median;
+}
+
+template <class Space, class T>
+void basis_tables(benchmark::State& state) {
+  const std::int64_t M = std::int64_t(1) << state.range(0);
+  const int d = int(state.range(1)), p = int(state.range(2));
+  const Space space;
+  std::vector<int> deepest(std::size_t(d) * std::size_t(d), 0);
+  for (int k = 0; k < d; ++k) deepest[std::size_t(k) * std::size_t(d) + std::size_t(k)] = p;
+  const recur::ProductBasis basis(recur::HermiteENormalized{},
+                                  recur::MultiIndexSet::from_table(d, deepest));
+  const auto x = spread<Space, T>(space, M * d);
+  const Kokkos::View<T**, Kokkos::LayoutRight, Space> X(x.data(), M, d);
+  Kokkos::View<T**, Kokkos::LayoutLeft, Space> Psi(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Psi"), M, d);
+  const double median = run(state, space, [&] { recur::evaluate(space, basis, X, Psi); });
+  state.counters["samples_per_s"] = double(M) / median;
 }
 
 template <class Space, class T>
@@ -204,6 +225,9 @@ void add_typed() {
   for (auto* b : {add(product + "LayoutLeft", basis<Space, T, Kokkos::LayoutLeft>),
                   add(product + "LayoutRight", basis<Space, T, Kokkos::LayoutRight>)})
     b->ArgNames({"log2M", "d", "p"})->Args({on_device<Space>() ? 22 : 20, 5, 4});
+  add("basis-tables/" + std::string(Space::name()) + "/" + type_name<T>(), basis_tables<Space, T>)
+      ->ArgNames({"log2M", "d", "p"})
+      ->Args({on_device<Space>() ? 22 : 20, 5, 4});
   add("basis-series/" + std::string(Space::name()) + "/" + type_name<T>(), basis_series<Space, T>)
       ->ArgNames({"log2M", "d", "p", "K"})
       ->Args({on_device<Space>() ? 22 : 20, 5, 4, 1});
