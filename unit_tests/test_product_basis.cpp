@@ -375,6 +375,7 @@ TYPED_TEST(ProductBasis, LargeOutputsGiveTheNumbersOfSmallOnes) {
   using S = TypeParam;
   expect_large_equals_chunks<S, float, Kokkos::LayoutLeft>();
   expect_large_equals_chunks<S, float, Kokkos::LayoutRight>();
+  expect_large_equals_chunks<S, double, Kokkos::LayoutLeft>();
   expect_large_equals_chunks<S, double, Kokkos::LayoutRight>();
   // Rows apart in memory (every other row of a wider View).
   const recur::ProductBasis basis(recur::LegendreNormalized{}, recur::MultiIndexSet::total_degree(5, 4));

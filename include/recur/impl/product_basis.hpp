@@ -15,7 +15,7 @@
 //    LayoutRight), so that the stores coalesce for either.
 //  - CPUs (a team is one thread): every function's values of the block, each
 //    from its parent's with one multiply (ProductTables::product), in runs
-//    over the samples that vectorize; columns or rows of them stored through
+//    over the samples that vectorize; columns stored from them, rows through
 //    a staging buffer, streamed for large outputs
 //    (ProductBasisFunctor::host_block).
 
@@ -471,17 +471,23 @@ struct ProductBasisFunctor {
       for (int j = 0; j < P; ++j) out[std::size_t(b) * pitch + j] = T(values[std::size_t(j) * width + b]);
   }
 
-  // dst[0 .. n) = src[0 .. n), with non-temporal stores where `stream` and
-  // the CPU has them (what memset does for large outputs: no read of each
-  // line before it is written).
-  KOKKOS_FUNCTION static void copy_out(T* dst, const T* src, std::size_t n, bool stream) {
+  // dst[0 .. n) = T(src[0 .. n)) (From is T, or double for float results),
+  // with non-temporal stores where `stream` and the CPU has them (what
+  // memset does for large outputs: no read of each line before it is
+  // written). Double to float in vectors rounds as T() does.
+  template <class From>
+  KOKKOS_FUNCTION static void copy_out(T* dst, const From* src, std::size_t n, bool stream) {
     std::size_t i = 0;
 #ifdef RECUR_IMPL_CPU_LANES
     if (stream) {
-      for (; i < n && reinterpret_cast<std::uintptr_t>(dst + i) % 32 != 0; ++i) dst[i] = src[i];
+      for (; i < n && reinterpret_cast<std::uintptr_t>(dst + i) % 32 != 0; ++i) dst[i] = T(src[i]);
       constexpr std::size_t lane = 32 / sizeof(T);
       for (; i + lane <= n; i += lane) {
-        if constexpr (std::is_same_v<T, float>) {
+        if constexpr (std::is_same_v<T, float> && std::is_same_v<From, double>) {
+          const __m128 low = _mm256_cvtpd_ps(_mm256_loadu_pd(src + i));
+          const __m128 high = _mm256_cvtpd_ps(_mm256_loadu_pd(src + i + 4));
+          _mm256_stream_ps(dst + i, _mm256_insertf128_ps(_mm256_castps128_ps256(low), high, 1));
+        } else if constexpr (std::is_same_v<T, float>) {
           _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
         } else {
           _mm256_stream_pd(dst + i, _mm256_loadu_pd(src + i));
@@ -491,15 +497,15 @@ struct ProductBasisFunctor {
 #else
     (void)stream;
 #endif
-    for (; i < n; ++i) dst[i] = src[i];
+    for (; i < n; ++i) dst[i] = T(src[i]);
   }
 
   // A CPU thread's block: a function at a time over the block's samples
   // (Tables::product). Columns contiguous: each function's values of the
-  // block are one run of Psi's column. Rows contiguous: then runs of 8
-  // samples, turned into rows (store_rows).
-  // Either way the runs go out through a staging buffer, streamed where Psi
-  // is large (copy_out); other strides are stored one value at a time.
+  // block are one run of Psi's column, stored from them (copy_out). Rows
+  // contiguous: runs of row_run samples, turned into rows (store_rows) in a
+  // staging buffer, then stored. Streamed where Psi is large (copy_out);
+  // other strides are stored one value at a time.
   KOKKOS_FUNCTION void host_block(const typename Tables::team_member& team,
                   const typename Tables::ScratchView& table,
                   std::int64_t first, int count) const {
@@ -508,15 +514,14 @@ struct ProductBasisFunctor {
     const bool columns = !rows && (Psi.stride_0() == 1 || Psi.extent(0) == 1);
     const bool stream  = Psi.span() * sizeof(T) >= stream_bytes;
     constexpr int run = Tables::row_run;
-    T* stage = static_cast<T*>(team.team_scratch(tables.level).get_shmem(
-        sizeof(T) * std::size_t(block > run * P ? block : run * P)));
+    T* stage = static_cast<T*>(
+        team.team_scratch(tables.level).get_shmem(sizeof(T) * std::size_t(run) * std::size_t(P)));
     if (!rows) {
       const auto products = tables.allocate_products(team, P, block);
       for (int j = 0; j < P; ++j) {
         const S* values = tables.product(table, products, block, 0, count, j);
         if (columns) {
-          for (int b = 0; b < count; ++b) stage[b] = T(values[b]);
-          copy_out(&Psi(first, j), stage, std::size_t(count), stream);
+          copy_out(&Psi(first, j), values, std::size_t(count), stream);
         } else {
           for (int b = 0; b < count; ++b) Psi(first + b, j) = T(values[b]);
         }
@@ -701,7 +706,7 @@ void run_product_kernel(const ExecSpace& space, const std::string& label,
   tables.chain = host && P <= Tables::max_chain;
   if (tables.chain)
     bytes += Tables::ScratchView::shmem_size(std::size_t(tables.block) * std::size_t(P)) +
-             sizeof(double) * std::size_t(std::max(tables.block, Tables::row_run * P)) + 64;
+             sizeof(double) * std::size_t(Tables::row_run) * std::size_t(P) + 64;
   Kokkos::parallel_for(label,
                        Policy(space, int(blocks), team)
                            .set_scratch_size(tables.level, Kokkos::PerTeam(bytes)),
