@@ -265,10 +265,10 @@ struct ProductTables {
     }
     team.team_barrier();
   }
-  // A CPU thread's table of one dimension: out[n * block + b] = p_n of
+  // A CPU thread's table of one dimension: out[n * pitch() + b] = p_n of
   // sample b, n < terms, each step taken for all samples before the next
   // (loops over b that vectorize, in double or double-double). These are
-  // kernel.fill's own steps (advance, as a plain and bounded block takes
+  // kernel.fill's own steps (advance_as, as a plain and bounded block takes
   // them); where no state passes Range<W>::limit no check of kernel.fill
   // scales one, so the values are its values, bit for bit. Rows where one
   // does, and rows checked every step (|x| > Range<W>::unchecked_x, NaN,
