@@ -32,7 +32,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -61,7 +60,7 @@ struct ProductBasisData {
   // Recipes (ProductStructure): P x words; words = 0 where the set has none.
   Kokkos::View<std::uint64_t*, MemorySpace> recipe;
   int words = 0;
-  int terms   = 0;  // all dimensions' terms, the tables per sample
+  int terms = 0;  // all dimensions' terms, the tables per sample
 };
 
 // The set's multi-indices as the kernels read them (ProductBasisData's
@@ -373,25 +372,29 @@ struct ProductTables {
     }
     return out;
   }
-  // Psi_j of sample b: its base times the factors e0 .. e1 - 1 but `skip`.
-  KOKKOS_FUNCTION S value(const ScratchView& table, int b, std::int64_t e0, std::int64_t e1,
-                          std::int64_t skip = -1) const {
-    S v = table(std::size_t(data.terms) * pitch() + b);
+  // Sample b's base (the product of the families' p_0, NaN for a NaN sample).
+  KOKKOS_FUNCTION S base_of(const ScratchView& table, int b) const {
+    return table(std::size_t(data.terms) * pitch() + b);
+  }
+  // v times the factors e0 .. e1 - 1 of sample b but `skip` (v = its base:
+  // Psi_j for the factors of j).
+  KOKKOS_FUNCTION S times_factors(const ScratchView& table, int b, std::int64_t e0,
+                                  std::int64_t e1, S v, std::int64_t skip = -1) const {
     for (std::int64_t e = e0; e < e1; ++e)
       if (e != skip) v *= table(std::size_t(data.factor_term(e)) * pitch() + b);
     return v;
   }
-  // Psi_j of sample b from its recipe (data.words > 0): the same product
-  // as value(), in the same order, times ones for the missing factors. (In
+  // Psi_j of sample b, `base` = base_of(table, b): from j's recipe where the
+  // basis has recipes (the same product as from its factors, in the same
+  // order, times ones for the missing factors), else from its factors. (In
   // Nsight Compute the H200's series kernel, with factor lists, issued an
   // instruction on 76 % of its schedulers' cycles: bound by instructions, so
   // a value costs as few as it can: one load of its recipe, a multiply-add
   // of 32-bit numbers for each factor's address.)
-  KOKKOS_FUNCTION S recipe_value(const ScratchView& table, int b, int j) const {
-    return recipe_times(table, b, j, table(std::size_t(data.terms) * pitch() + b));
-  }
-  // v times the factors of Psi_j of sample b (v its base: recipe_value).
-  KOKKOS_FUNCTION S recipe_times(const ScratchView& table, int b, int j, S v) const {
+  KOKKOS_FUNCTION S value(const ScratchView& table, int b, int j, S base) const {
+    if (data.words == 0)
+      return times_factors(table, b, data.factor_offset(j), data.factor_offset(j + 1), base);
+    S v                    = base;
     const char* t          = reinterpret_cast<const char*>(table.data() + b);
     const std::uint32_t p  = std::uint32_t(pitch()) * sizeof(S);  // bytes from a table to the next
     const std::uint64_t* r = data.recipe.data() + std::size_t(j) * std::size_t(data.words);
@@ -409,11 +412,6 @@ struct ProductTables {
     }
     return v;
   }
-  // Psi_j of sample b, whichever way the basis has.
-  KOKKOS_FUNCTION S any_value(const ScratchView& table, int b, int j) const {
-    return data.words > 0 ? recipe_value(table, b, j)
-                            : value(table, b, data.factor_offset(j), data.factor_offset(j + 1));
-  }
 };
 
 template <class S, class W, class ExecSpace, class XView, class PsiView, class DView>
@@ -428,7 +426,6 @@ struct ProductBasisFunctor {
   DView dPsi;
   int P;
   bool samples_fastest;  // the order of Psi's memory, for the value-by-value path
-
 
   // out[b * pitch + j] = T(values[j * width + b]) for b < n, j < P: rows
   // from the functions' values (P x width). Where the CPU has AVX2, 4 x 4
@@ -565,22 +562,23 @@ struct ProductBasisFunctor {
       const std::int64_t i = first + b;
       if constexpr (gradient) {
         const std::int64_t e0 = data.factor_offset(j), e1 = data.factor_offset(j + 1);
-        Psi(i, j) = T(tables.value(table, b, e0, e1));
+        const S base          = tables.base_of(table, b);
+        Psi(i, j)             = T(tables.times_factors(table, b, e0, e1, base));
         // d/dxi_k: the factor of dimension k differentiated; 0 where alpha_k
         // is 0 (NaN with the sample's NaN base).
-        const S zero = table(std::size_t(data.terms) * tables.pitch() + b) * S(0);
+        const S zero   = base * S(0);
         std::int64_t e = e0;
         for (int k = 0; k < tables.d; ++k) {
           S g = zero;
           if (e < e1 && data.factor_dim(e) == k) {
-            g = tables.value(table, b, e0, e1, e) *
+            g = tables.times_factors(table, b, e0, e1, base, e) *
                 dtable(std::size_t(data.factor_term(e)) * tables.pitch() + b);
             ++e;
           }
           dPsi(i, j, k) = T(g);
         }
       } else {
-        Psi(i, j) = T(tables.any_value(table, b, j));
+        Psi(i, j) = T(tables.value(table, b, j, tables.base_of(table, b)));
       }
     };
     // Neighbouring threads on neighbouring addresses: a thread a sample and
@@ -592,14 +590,11 @@ struct ProductBasisFunctor {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int b) {
         if constexpr (gradient) {
           for (int j = 0; j < P; ++j) store(b, j);
-        } else if (data.words > 0) {
-          // (A pointer stepped along the row, the sample's base loaded once.)
+        } else {  // (a pointer stepped along the row, the sample's base loaded once)
           T* out                 = &Psi(first + b, 0);
           const std::size_t next = Psi.stride_1();
-          const S base           = table(std::size_t(data.terms) * tables.pitch() + b);
-          for (int j = 0; j < P; ++j, out += next) *out = T(tables.recipe_times(table, b, j, base));
-        } else {
-          for (int j = 0; j < P; ++j) store(b, j);
+          const S base           = tables.base_of(table, b);
+          for (int j = 0; j < P; ++j, out += next) *out = T(tables.value(table, b, j, base));
         }
       });
     } else if (!gradient && Psi.stride_1() == 1 && Psi.stride_0() == std::size_t(P)) {
@@ -609,7 +604,7 @@ struct ProductBasisFunctor {
       const int values = count * P;
       int q = team.team_rank(), b = q / P, j = q % P;
       for (; q < values; q += size) {
-        out[q] = T(tables.any_value(table, b, j));
+        out[q] = T(tables.value(table, b, j, tables.base_of(table, b)));
         b += db;
         j += dj;
         if (j >= P) {
@@ -662,13 +657,9 @@ struct ProductSeriesFunctor {
     }
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count * K), [&](int q) {
       const int b = q % count, k = q / count;
-      S sum = 0;
-      if (tables.data.words > 0) {
-        const S base = table(std::size_t(tables.data.terms) * tables.pitch() + b);
-        for (int j = 0; j < P; ++j) sum += tables.recipe_times(table, b, j, base) * S(entry(C, j, k));
-      } else {
-        for (int j = 0; j < P; ++j) sum += tables.any_value(table, b, j) * S(entry(C, j, k));
-      }
+      S sum        = 0;
+      const S base = tables.base_of(table, b);
+      for (int j = 0; j < P; ++j) sum += tables.value(table, b, j, base) * S(entry(C, j, k));
       entry(Y, first + b, k) = typename YView::value_type(sum);
     });
   }
