@@ -16,8 +16,8 @@
 // basis/<space>/<T>/<LayoutLeft|LayoutRight>/log2M:m/d:d/p:p
 //   recur::evaluate of a product basis (HermiteENormalized in every
 //   dimension, total degree p: P = C(p + d, d) functions) at M samples
-//   (M x d, LayoutRight): GBps = M P sizeof(T) / time, of_fill against a fill
-//   of Psi's bytes.
+//   (M x d, LayoutRight): GBps = (M P + M d) sizeof(T) / time (Psi written,
+//   X read), of_fill against the same-process fill rate of Psi's bytes.
 // basis-tables/<space>/<T>/log2M:m/d:d/p:p
 //   recur::evaluate of the d functions p_p(xi_k) alone (the set {p e_k}):
 //   the univariate tables of the basis entries at their depth, and a
@@ -104,9 +104,11 @@ void basis(benchmark::State& state) {
   Kokkos::View<T**, Layout, Space> Psi(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Psi"),
                                        M, basis.size());
   const double median = run(state, space, [&] { recur::evaluate(space, basis, X, Psi); });
-  const double gbs    = double(Psi.span()) * sizeof(T) / median / 1e9;
+  // The bytes a call moves: Psi written, X read (as the 1-D entries count V and x).
+  const double moved  = double(Psi.span() + X.span()) / double(Psi.span());
+  const double gbs    = double(Psi.span() + X.span()) * sizeof(T) / median / 1e9;
   state.counters["GBps"]    = gbs;
-  state.counters["of_fill"] = fill_seconds(space, Psi) / median;
+  state.counters["of_fill"] = moved * fill_seconds(space, Psi) / median;
 }
 
 template <class Space, class T>
