@@ -269,9 +269,7 @@ void evaluate_product(const ExecSpace& space, const ProductBasis& basis, const X
                             (std::is_same_v<Precision, Fast> ? ",Fast]" : "]"),
                         prepared.first, S(prepared.second), X, basis.size(), Functor::gradient ? 2 : 1, [&](const Tables& tables) {
                           return Functor{tables, Psi, dPsi, basis.size(), samples_fastest};
-                        },
-                        // Rows (functions fastest in memory) staged for the walk.
-                        !Functor::gradient && !samples_fastest && Psi.stride_1() == 1 ? sizeof(T) : 0);
+                        });
 }
 
 }  // namespace impl

@@ -276,10 +276,8 @@ struct ProductTables {
   bool chain = false;
   static constexpr int max_chain = 1 << 15;
   // On GPUs, where the walk applies: whether a team copies the program into
-  // its scratch (up to max_scratch_program steps), and the pitch of the rows
-  // it stages (elements, 0 for none; ProductBasisFunctor).
+  // its scratch (up to max_scratch_program steps).
   bool program_in_scratch = false;
-  int stage_pitch         = 0;
   static constexpr std::size_t max_scratch_program = 2048;
 
   // A table's entries are `pitch` apart: B on CPUs; B + 1 on GPUs, so that
@@ -348,7 +346,7 @@ struct ProductTables {
         if constexpr (gradient) {
           kernel.fill(x, values, Slice<S>(&dtable(std::size_t(t0) * pitch() + b), pitch(), n));
         } else {
-          kernel.fill(x, values);
+          plain_column(kernel, x, values, n);
         }
         table(base_row + b) *= values(0);  // 1, or NaN outside the domain
       });
@@ -420,6 +418,32 @@ struct ProductTables {
     }
     for (int b = 0; b < samples; ++b)
       if (!plain[b]) kernel.fill(x[b], Slice<S>(out + b, pitch(), terms));
+  }
+  // A GPU thread's sample: its table by plain_rows' steps, and by
+  // kernel.fill where a state passes Range<W>::limit or x needs checks (the
+  // same values). kernel.fill's checks took most of the time of the H200's
+  // tables: 0.46 ms of 1.29 for float, d = 5, p = 4, M = 2^22.
+  template <class Kernel>
+  KOKKOS_FUNCTION void plain_column(const Kernel& kernel, double x, const Slice<S>& values,
+                                    int terms) const {
+    bool plain = !kernel.checks_every_step(x);
+    if (plain) {
+      typename Kernel::state_type s{kernel.initial, W{}, 0};
+      values(0)        = S(to_double(kernel.initial));
+      const auto steps = [&](auto zero_b) {
+        for (int n = 0; plain && n + 1 < terms; ++n) {
+          kernel.template advance_as<decltype(zero_b)::value>(x, kernel.load(n), s, BlockTag<true>{});
+          plain         = largest(s.u0) <= Range<W>::limit;
+          values(n + 1) = S(to_double(s.u0));
+        }
+      };
+      if (kernel.zero_b) {
+        steps(std::true_type{});
+      } else {
+        steps(std::false_type{});
+      }
+    }
+    if (!plain) kernel.fill(x, values);
   }
   // On CPUs a team is one thread and holds up to host_block samples; it
   // keeps every function's values of `width` of them at a time in
@@ -669,43 +693,16 @@ struct ProductBasisFunctor {
 #endif
   }
 
-  // A GPU team's block by the walk: a thread a sample. Columns contiguous:
-  // each value stored where it is made (a warp's stores: one line of a
-  // column). Rows: each thread's row staged in scratch, then the block's
-  // values stored in the order of Psi's memory.
+  // A block by the walk, where Psi's columns are contiguous: a thread a
+  // sample, each value stored where it is made (a warp's stores: one line
+  // of a column).
   KOKKOS_FUNCTION void walk_block(const team_member& team, const typename Tables::ScratchView& table,
                                   const std::uint64_t* program, std::int64_t first, int count) const {
-    if (samples_fastest) {
-      const std::size_t next = Psi.stride_1();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int b) {
-        T* out = &Psi(first + b, 0);
-        tables.walk(program, table, b, [&](int j, S v) { out[std::size_t(j) * next] = T(v); });
-      });
-      return;
-    }
-    const int pitch = tables.stage_pitch;
-    T* stage        = static_cast<T*>(team.team_scratch(tables.level)
-                                   .get_shmem(sizeof(T) * std::size_t(pitch) * std::size_t(tables.block)));
+    const std::size_t next = Psi.stride_1();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int b) {
-      T* row = stage + std::size_t(b) * std::size_t(pitch);
-      tables.walk(program, table, b, [&](int j, S v) { row[j] = T(v); });
+      T* out = &Psi(first + b, 0);
+      tables.walk(program, table, b, [&](int j, S v) { out[std::size_t(j) * next] = T(v); });
     });
-    team.team_barrier();
-    // Thread t: values t, t + team size, ... of the block's P x count, (b, j)
-    // stepped along.
-    const int size   = team.team_size();
-    const int db     = size / P, dj = size % P;
-    const int values = count * P;
-    int q = team.team_rank(), b = q / P, j = q % P;
-    for (; q < values; q += size) {
-      Psi(first + b, j) = stage[b * pitch + j];
-      b += db;
-      j += dj;
-      if (j >= P) {
-        j -= P;
-        ++b;
-      }
-    }
   }
 
   KOKKOS_FUNCTION void operator()(const team_member& team) const {
@@ -724,7 +721,7 @@ struct ProductBasisFunctor {
       }
     }
     if constexpr (!gradient) {
-      if (data.depth > 0 && (samples_fastest || tables.stage_pitch > 0)) {
+      if (data.depth > 0 && samples_fastest) {
         walk_block(team, table, program, first, count);
         return;
       }
@@ -849,8 +846,7 @@ struct ProductSeriesFunctor {
 template <class S, class ExecSpace, class W, class XView, class Make>
 void run_product_kernel(const ExecSpace& space, const std::string& label,
                         const ProductBasisData<W, typename ExecSpace::memory_space>& data, S base,
-                        const XView& X, int P, int tables_per_team, const Make& make,
-                        std::size_t staged_element = 0) {
+                        const XView& X, int P, int tables_per_team, const Make& make) {
   using Tables = ProductTables<S, W, ExecSpace, XView>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const std::int64_t M = std::int64_t(X.extent(0));
@@ -858,23 +854,11 @@ void run_product_kernel(const ExecSpace& space, const std::string& label,
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   Tables tables{data, X, base, int(X.extent(1)), host ? Tables::host_samples(P) : 128, 0};
   int team = 1;
-  std::size_t extra = 0;  // scratch past the tables: the program, staged rows
+  std::size_t extra = 0;  // scratch past the tables: the program
   if (!host) {
-    const std::size_t budget = std::size_t(Policy::scratch_size_max(0));
-    if (data.depth > 0) {
-      tables.program_in_scratch = data.program.extent(0) <= Tables::max_scratch_program;
-      if (tables.program_in_scratch) extra += sizeof(std::uint64_t) * data.program.extent(0) + 64;
-      // Rows staged a warp's samples at a time (an odd pitch: no bank
-      // conflicts), where they fit level 0.
-      const int pitch = P | 1;
-      const std::size_t stage = staged_element * std::size_t(pitch) * 32 + 64;
-      if (staged_element > 0 &&
-          Tables::scratch_bytes(32, data.terms, tables_per_team) + extra + stage <= budget) {
-        tables.block       = 32;
-        tables.stage_pitch = pitch;
-        extra += stage;
-      }
-    }
+    const std::size_t budget  = std::size_t(Policy::scratch_size_max(0));
+    tables.program_in_scratch = data.depth > 0 && data.program.extent(0) <= Tables::max_scratch_program;
+    if (tables.program_in_scratch) extra += sizeof(std::uint64_t) * data.program.extent(0) + 64;
     // Blocks that fit scratch level 0: down to 32 samples, else level 1.
     while (tables.block > 32 &&
            Tables::scratch_bytes(tables.block, data.terms, tables_per_team) + extra > budget)
