@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -51,6 +52,7 @@ struct NoGradient {};
 // last of its list. -1 for alpha = 0 and where the set has no such function.
 template <class W, class MemorySpace>
 struct ProductBasisData {
+  Kokkos::View<char*, MemorySpace> storage;  // the one allocation the views below point into
   Kokkos::View<ThreeTermCoefficients<W>*, MemorySpace> coefficients;
   Kokkos::View<int*, MemorySpace> step_offset, term_offset;
   Kokkos::View<unsigned char*, MemorySpace> large, zero_b;
@@ -214,17 +216,6 @@ ProductBasisData<W, typename ExecSpace::memory_space> make_product_basis_data(
   const int d       = int(structure.terms.size());
   ProductBasisData<W, MemorySpace> data;
   data.terms = structure.term_offset.back();
-  // Views of `from`'s values (at least one entry) in MemorySpace.
-  const auto upload = [&](auto& view, const auto& from, const std::string& label) {
-    using V = std::decay_t<decltype(view)>;
-    view    = V(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, label),
-                std::max<std::size_t>(from.size(), 1));
-    if (!from.empty())
-      Kokkos::deep_copy(space, Kokkos::subview(view, std::make_pair(std::size_t(0), from.size())),
-                        Kokkos::View<const typename V::value_type*, Kokkos::HostSpace,
-                                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>(from.data(),
-                                                                               from.size()));
-  };
   std::vector<ThreeTermCoefficients<W>> coefficients(static_cast<std::size_t>(structure.step_offset.back()));
   std::vector<unsigned char> large(static_cast<std::size_t>(d)), zero_b(static_cast<std::size_t>(d));
   for (int k = 0; k < d; ++k) {
@@ -233,22 +224,53 @@ ProductBasisData<W, typename ExecSpace::memory_space> make_product_basis_data(
     large[std::size_t(k)]  = flags.large;
     zero_b[std::size_t(k)] = flags.zero_b;
   }
-  upload(data.coefficients, coefficients, "recur::product_basis::coefficients");
-  upload(data.step_offset, structure.step_offset, "recur::product_basis::steps");
-  upload(data.term_offset, structure.term_offset, "recur::product_basis::terms");
-  upload(data.large, large, "recur::product_basis::large");
-  upload(data.zero_b, zero_b, "recur::product_basis::zero_b");
-  upload(data.factor_offset, structure.factor_offset, "recur::product_basis::offsets");
-  upload(data.factor_term, structure.factor_term, "recur::product_basis::factor_terms");
-  upload(data.factor_dim, structure.factor_dim, "recur::product_basis::factor_dims");
-  upload(data.parent, structure.parent, "recur::product_basis::parents");
-  upload(data.recipe, structure.recipe, "recur::product_basis::recipes");
-  data.words = structure.words;
-  upload(data.program, structure.program, "recur::product_basis::program");
+  // Every array in one allocation and one copy a call (not a dozen of
+  // each): `reserve` lays them out in `bytes`, 16-byte aligned (each at
+  // least one entry), `place` points the views into the device copy.
+  std::vector<std::pair<const void*, std::size_t>> arrays;  // (host data, bytes)
+  std::size_t bytes = 0;
+  const auto reserve = [&](const auto& from) {
+    arrays.emplace_back(from.data(), sizeof(from[0]) * from.size());
+    const std::size_t at = bytes;
+    bytes += (sizeof(from[0]) * std::max<std::size_t>(from.size(), 1) + 15) / 16 * 16;
+    return at;
+  };
+  const std::size_t at[] = {reserve(coefficients),         reserve(structure.step_offset),
+                            reserve(structure.term_offset), reserve(large),
+                            reserve(zero_b),               reserve(structure.factor_offset),
+                            reserve(structure.factor_term), reserve(structure.factor_dim),
+                            reserve(structure.parent),      reserve(structure.recipe),
+                            reserve(structure.program)};
+  std::vector<char> host(bytes);
+  for (std::size_t a = 0; a < arrays.size(); ++a)
+    if (arrays[a].second > 0) std::memcpy(host.data() + at[a], arrays[a].first, arrays[a].second);
+  data.storage = Kokkos::View<char*, MemorySpace>(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "recur::product_basis"), bytes);
+  Kokkos::deep_copy(space, data.storage,
+                    Kokkos::View<const char*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                        host.data(), bytes));
+  std::size_t next = 0;
+  const auto place = [&](auto& view, const auto& from) {
+    using V = std::decay_t<decltype(view)>;
+    view    = V(reinterpret_cast<typename V::pointer_type>(data.storage.data() + at[next++]),
+                std::max<std::size_t>(from.size(), 1));
+  };
+  place(data.coefficients, coefficients);
+  place(data.step_offset, structure.step_offset);
+  place(data.term_offset, structure.term_offset);
+  place(data.large, large);
+  place(data.zero_b, zero_b);
+  place(data.factor_offset, structure.factor_offset);
+  place(data.factor_term, structure.factor_term);
+  place(data.factor_dim, structure.factor_dim);
+  place(data.parent, structure.parent);
+  place(data.recipe, structure.recipe);
+  place(data.program, structure.program);
+  data.words       = structure.words;
   data.roots       = structure.roots;
   data.root_column = structure.root_column;
   data.depth       = structure.depth;
-  // The host vectors must outlive the (possibly asynchronous) copies.
+  // The host buffer must outlive the (possibly asynchronous) copy.
   fence(space, "recur::evaluate: product basis upload");
   return data;
 }
