@@ -444,10 +444,10 @@ struct ProductTables {
     for (int b = 0; b < samples; ++b)
       if (!plain[b]) kernel.fill(x[b], Slice<S>(out + b, pitch(), terms));
   }
-  // A GPU thread's sample: its table by plain_rows' steps, and by
-  // kernel.fill where a state passes Range<W>::limit or x needs checks (the
-  // same values). kernel.fill's checks took most of the time of the H200's
-  // tables: 0.46 ms of 1.29 for float, d = 5, p = 4, M = 2^22.
+  // A GPU thread's sample (and a CPU's in W = float): its table by
+  // plain_rows' steps, without kernel.fill's checks, and by kernel.fill
+  // where a state passes Range<W>::limit or x needs checks: the same values
+  // (plain_rows says why).
   template <class Kernel>
   KOKKOS_FUNCTION void plain_column(const Kernel& kernel, double x, const Slice<S>& values,
                                     int terms) const {
@@ -529,9 +529,9 @@ struct ProductTables {
   // one step ahead (`next`), so that its load does not wait for the
   // product before it; the levels of the trie are the levels of this
   // recursion, so that the path's values stay in registers. (On the H200,
-  // float, d = 5, p = 4, LayoutLeft: 0.66 ms a 2^22 samples, against 0.82
-  // for the recipes' four table entries a value, in a study of both
-  // outside the library.)
+  // float, d = 5, p = 4, LayoutLeft, 2^22 samples: 0.66 ms, against 0.82
+  // for the recipes' four table entries a value, in
+  // perf_tests/product_walk_study.cu.)
   template <class Visit>
   KOKKOS_FUNCTION void walk(const std::uint64_t* program, const ScratchView& table, int b,
                             const Visit& visit) const {
