@@ -128,6 +128,21 @@ TYPED_TEST(ProductBasis, ValuesAreProductsOfTheUnivariateFamilies) {
   // More functions than a CPU team keeps values of (Tables::max_chain).
   expect_products<S, double, R, R>(recur::MultiIndexSet::total_degree(2, 260), 5, false, 1e-12);
   expect_products<S, double, L, L>(recur::MultiIndexSet::total_degree(2, 260), 5, false, 1e-12);
+  // User tables whose functions lack their parents (the walk's nodes with
+  // no function), out of order, alpha = 0 last; and one of more than 2^15
+  // functions (a CPU team's walk): total degree 260 in 2 dimensions without
+  // (a, 0), a > 0.
+  const auto gaps = recur::MultiIndexSet::from_table(
+      3, {2, 3, 0, 0, 0, 4, 1, 1, 1, 2, 3, 1, 3, 0, 2, 0, 5, 0, 0, 0, 0});
+  expect_products<S, double, R, L>(gaps, 97, false, 2e-15);
+  expect_products<S, double, L, R>(gaps, 97, false, 2e-15);
+  std::vector<int> sparse;
+  const auto full = recur::MultiIndexSet::total_degree(2, 260);
+  for (int j = 0; j < full.size(); ++j)
+    if (full(j, 0) == 0 || full(j, 1) > 0) sparse.insert(sparse.end(), {full(j, 0), full(j, 1)});
+  const auto large_gaps = recur::MultiIndexSet::from_table(2, sparse);
+  ASSERT_GT(large_gaps.size(), 1 << 15);
+  expect_products<S, double, R, L>(large_gaps, 5, false, 1e-12);
   expect_products<S, float, R, L>(recur::MultiIndexSet::total_degree(3, 5), 97, false, 3e-7);
   expect_products<S, float, L, R>(recur::MultiIndexSet::total_degree(3, 5), 97, false, 3e-7);
   expect_products<S, double, R, R, recur::Fast>(recur::MultiIndexSet::total_degree(3, 5), 97, false,
