@@ -5,8 +5,9 @@ p = 4, P = 126 functions; the same-process fill of Psi's bytes as the
 ceiling) and OpenTURNS' design matrix for the same basis
 (OrthogonalProductPolynomialFactory of HermiteFactory, LinearEnumerateFunction:
 the functions evaluated one at a time over the sample, as OpenTURNS does),
-in GB/s of the M x P float64 output; and recur's series on the same basis
-(K = 1), which never stores Psi.
+in GB/s: recur's of Psi written and X read (M (P + d) values), OpenTURNS' of
+its M x P float64 output alone; and recur's series on the same basis (K = 1),
+which never stores Psi.
 
 Usage: perf_tests/basis_side_by_side.py [path/to/recur_perf] [--space OpenMP]
        [--openturns-log2m 16]
