@@ -66,9 +66,10 @@ struct ProductBasisData {
   Kokkos::View<std::uint64_t*, MemorySpace> recipe;
   int words = 0;
   // The walk (ProductStructure::program): program.size() - 1 steps and a
-  // trailing 0; depth = 0 where the set has none.
+  // trailing 0; walkable = false where the set has none.
   Kokkos::View<std::uint64_t*, MemorySpace> program;
-  int roots = 0, root_column = -1, depth = 0;
+  int roots = 0, root_column = -1;
+  bool walkable = false;
   int terms = 0;  // all dimensions' terms, the tables per sample
 };
 
@@ -94,12 +95,12 @@ struct ProductStructure {
   // 0 for a node that is only on the way to others). The walk computes the
   // same products as the recipes, in the same order: the same values, one
   // multiply and one table entry each. roots: the root's children;
-  // root_column: the function of alpha = 0, or -1; depth: the longest path
-  // (the most non-zero entries), 0 where the walk does not apply (deeper
-  // than max_depth, or too many tables or children for 16 bits).
+  // root_column: the function of alpha = 0, or -1. Empty where the walk does
+  // not apply: paths longer than max_depth (functions with more non-zero
+  // entries), or too many tables or children for 16 bits.
   static constexpr int max_depth = 8;
   std::vector<std::uint64_t> program;
-  int roots = 0, root_column = -1, depth = 0;
+  int roots = 0, root_column = -1;
 
   explicit ProductStructure(const MultiIndexSet& set) {
     const int d = set.dimension(), P = set.size();
@@ -191,22 +192,17 @@ struct ProductStructure {
     for (const Node& node : nodes)
       if (node.children.size() > 0xffff) return;
     program.reserve(nodes.size());
-    // Depth first, iteratively: (node, its depth) to visit.
-    std::vector<std::pair<int, int>> stack;
-    for (auto c = nodes[0].children.rbegin(); c != nodes[0].children.rend(); ++c) stack.push_back({*c, 1});
-    int deepest = 0;
+    // Depth first, iteratively: the nodes to visit.
+    std::vector<int> stack(nodes[0].children.rbegin(), nodes[0].children.rend());
     while (!stack.empty()) {
-      const auto [n, level] = stack.back();
+      const Node& node = nodes[std::size_t(stack.back())];
       stack.pop_back();
-      const Node& node = nodes[std::size_t(n)];
       program.push_back(std::uint64_t(node.table) | (std::uint64_t(node.children.size()) << 16) |
                         (std::uint64_t(node.column + 1) << 32));
-      deepest = std::max(deepest, level);
-      for (auto c = node.children.rbegin(); c != node.children.rend(); ++c) stack.push_back({*c, level + 1});
+      stack.insert(stack.end(), node.children.rbegin(), node.children.rend());
     }
     program.push_back(0);  // read ahead by the last step
     roots = int(nodes[0].children.size());
-    depth = std::max(deepest, 1);
   }
 };
 
@@ -272,7 +268,7 @@ ProductBasisData<W, typename ExecSpace::memory_space> make_product_basis_data(
   data.words       = structure.words;
   data.roots       = structure.roots;
   data.root_column = structure.root_column;
-  data.depth       = structure.depth;
+  data.walkable    = !structure.program.empty();
   // The host buffer must outlive the (possibly asynchronous) copy.
   fence(space, "recur::evaluate: product basis upload");
   return data;
@@ -300,9 +296,10 @@ struct ProductTables {
   // whose P x B values and a staging buffer stay within a few MiB.
   bool chain = false;
   static constexpr int max_chain = 1 << 15;
-  // On GPUs, where the walk applies: whether a team copies the program into
-  // its scratch (up to max_scratch_program steps).
-  bool program_in_scratch = false;
+  // Whether the kernel walks (the basis has a program and the kernel uses
+  // it: run_product_kernel), and on GPUs whether a team copies the program
+  // into its scratch (up to max_scratch_program steps).
+  bool walks = false, program_in_scratch = false;
   static constexpr std::size_t max_scratch_program = 2048;
 
   // A table's entries are `pitch` apart: B on CPUs; B + 1 on GPUs, so that
@@ -320,8 +317,10 @@ struct ProductTables {
     return ScratchView(team.team_scratch(level), std::size_t(pitch()) * std::size_t(data.terms + 2));
   }
   // The walk's program: the team's copy in scratch (made before fill's
-  // barrier: call this before fill) or the one in global memory.
+  // barrier: call this before fill), the one in global memory, or nullptr
+  // where the kernel does not walk.
   KOKKOS_FUNCTION const std::uint64_t* program(const team_member& team) const {
+    if (!walks) return nullptr;
     if (!program_in_scratch) return data.program.data();
     const int steps = int(data.program.extent(0));
     auto* copy      = static_cast<std::uint64_t*>(
@@ -746,7 +745,7 @@ struct ProductBasisFunctor {
       }
     }
     if constexpr (!gradient) {
-      if (data.depth > 0 && samples_fastest) {
+      if (tables.walks) {
         walk_block(team, table, program, first, count);
         return;
       }
@@ -853,7 +852,7 @@ struct ProductSeriesFunctor {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count * K), [&](int q) {
       const int b = q % count, k = q / count;
       S sum = 0;
-      if (tables.data.depth > 0) {
+      if (tables.walks) {
         tables.walk(program, table, b, [&](int j, S v) { sum += v * S(entry(C, j, k)); });
       } else {
         const S base = tables.base_of(table, b);
@@ -867,22 +866,24 @@ struct ProductSeriesFunctor {
 // Runs `Functor` (made by make(tables)) over M samples: a team of up to
 // 128 threads and as many samples on GPUs, in scratch level 0 while
 // `tables_per_team` sets of tables fit, else level 1; one thread a team on
-// CPUs (Tables::host_samples samples, and their P values each).
+// CPUs (Tables::host_samples samples, and their P values each). `walks`:
+// whether Functor walks the basis' program where it has one.
 template <class S, class ExecSpace, class W, class XView, class Make>
 void run_product_kernel(const ExecSpace& space, const std::string& label,
                         const ProductBasisData<W, typename ExecSpace::memory_space>& data, S base,
-                        const XView& X, int P, int tables_per_team, const Make& make) {
+                        const XView& X, int P, int tables_per_team, bool walks, const Make& make) {
   using Tables = ProductTables<S, W, ExecSpace, XView>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const std::int64_t M = std::int64_t(X.extent(0));
   const bool host =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   Tables tables{data, X, base, int(X.extent(1)), host ? Tables::host_samples(P) : 128, 0};
+  tables.walks = walks && data.walkable;
   int team = 1;
   std::size_t extra = 0;  // scratch past the tables: the program
   if (!host) {
     const std::size_t budget  = std::size_t(Policy::scratch_size_max(0));
-    tables.program_in_scratch = data.depth > 0 && data.program.extent(0) <= Tables::max_scratch_program;
+    tables.program_in_scratch = tables.walks && data.program.extent(0) <= Tables::max_scratch_program;
     if (tables.program_in_scratch) extra += sizeof(std::uint64_t) * data.program.extent(0) + 64;
     // Blocks that fit scratch level 0: down to 32 samples, else level 1.
     while (tables.block > 32 &&
