@@ -73,11 +73,13 @@ openblas_library() {
   done
   return 0
 }
-# One prefix per preset, architecture and BLAS: kokkos-3.4.01-openmp-hsw-openblas.
+# One prefix per preset, architecture and BLAS: kokkos-3.4.01-openmp-hsw-openblas-pic.
+# Position-independent code (-pic), so that recur's Python module, a shared
+# library, can link it.
 kokkos_prefix_of() {
   local blas
   blas=$(openblas_library)
-  echo "$deps/kokkos-3.4.01-$1${kokkos_arch:+-${kokkos_arch,,}}${blas:+-openblas}"
+  echo "$deps/kokkos-3.4.01-$1${kokkos_arch:+-${kokkos_arch,,}}${blas:+-openblas}-pic"
 }
 
 say() { printf 'recur: %s\n' "$*" >&2; }
@@ -94,6 +96,9 @@ ensure_test_packages() {
   dpkg -s libgtest-dev >/dev/null 2>&1 || missing+=(libgtest-dev)
   dpkg -s libbenchmark-dev >/dev/null 2>&1 || missing+=(libbenchmark-dev)
   dpkg -s python3-numpy >/dev/null 2>&1 || missing+=(python3-numpy)
+  dpkg -s python3-dev >/dev/null 2>&1 || missing+=(python3-dev)
+  dpkg -s python3-pip >/dev/null 2>&1 || missing+=(python3-pip)
+  dpkg -s python3-pytest >/dev/null 2>&1 || missing+=(python3-pytest)
   dpkg -s python3-openturns >/dev/null 2>&1 || missing+=(python3-openturns)
   dpkg -s openmpi-bin >/dev/null 2>&1 || missing+=(openmpi-bin)
   dpkg -s libopenmpi-dev >/dev/null 2>&1 || missing+=(libopenmpi-dev)
@@ -103,6 +108,23 @@ ensure_test_packages() {
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
+}
+
+# nanobind, which the Python package is built with, from the Python package
+# index into $deps/python for the distribution's Python (the one apt gives
+# NumPy to), and the CMake arguments that build the package with them.
+system_python=/usr/bin/python3
+nanobind_version=2.4.0
+ensure_nanobind() {
+  local target=$deps/python
+  if [ ! -f "$target/nanobind-$nanobind_version.dist-info/METADATA" ]; then
+    say "installing nanobind $nanobind_version into $target (pip)"
+    rm -rf "$target"
+    "$system_python" -m pip install -q --disable-pip-version-check --target "$target" \
+      "nanobind==$nanobind_version" || die "pip could not install nanobind (the Python package index must be reachable)"
+  fi
+  python_arguments=(-DRECUR_ENABLE_PYTHON=ON "-DPython_EXECUTABLE=$system_python"
+                    "-Dnanobind_DIR=$target/nanobind/cmake")
 }
 
 # One-line deb-src entries for the machine's own archive (the entries of the
@@ -175,6 +197,7 @@ build_kokkos() {
   say "building Kokkos (${backends[*]}) into $kokkos_prefix"
   cmake -S "$kokkos_sources/kokkos" -B "$build/kokkos" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$kokkos_prefix" -DCMAKE_CXX_STANDARD=17 "${backends[@]}" \
+    -DCMAKE_POSITION_INDEPENDENT_CODE=ON \
     > "$build/kokkos-configure.log" 2>&1 || { cat "$build/kokkos-configure.log" >&2; die "configuring Kokkos failed"; }
   cmake --build "$build/kokkos" -j "$jobs" > "$build/kokkos-build.log" 2>&1 ||
     { tail -40 "$build/kokkos-build.log" >&2; die "building Kokkos failed"; }
@@ -187,6 +210,7 @@ build_kokkos() {
   say "building Kokkos Kernels (used header-only: no pre-instantiation; BLAS: ${blas:-its own kernels}) into $kokkos_prefix"
   cmake -S "$kokkos_sources/kokkos-kernels" -B "$build/kernels" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$kokkos_prefix" -DKokkos_ROOT="$kokkos_prefix" "${tpl[@]}" \
+    -DCMAKE_POSITION_INDEPENDENT_CODE=ON \
     -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF \
     -DKokkosKernels_INST_LAYOUTLEFT=OFF -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
     -DKokkosKernels_INST_OFFSET_INT=OFF -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \
@@ -219,6 +243,7 @@ ensure_kokkos() {
 build() {
   ensure_test_packages
   ensure_kokkos
+  ensure_nanobind
   # A build folder configured against another Kokkos (an older prefix, another
   # architecture) is configured afresh: CMake would keep its cached Kokkos_DIR.
   local cache=$root/build/$preset/CMakeCache.txt
@@ -226,7 +251,7 @@ build() {
     say "build/$preset was configured against another Kokkos: configuring it afresh"
     rm -f "$cache"
   fi
-  cmake --preset "$preset" -S "$root" > "$deps/configure-$preset.log" 2>&1 ||
+  cmake --preset "$preset" -S "$root" "${python_arguments[@]}" > "$deps/configure-$preset.log" 2>&1 ||
     { cat "$deps/configure-$preset.log" >&2; die "configuring the '$preset' preset failed"; }
   local targets=()
   [ $# -eq 0 ] || targets=(--target "$@")
@@ -244,7 +269,8 @@ asan() {
   local build=$root/build/asan
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=None \
     -DCMAKE_CXX_FLAGS="-O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-    -DRECUR_ENABLE_BENCHMARKS=OFF -DRECUR_ENABLE_EXAMPLES=OFF -DRECUR_ENABLE_MPI=OFF > "$deps/configure-asan.log" 2>&1 ||
+    -DRECUR_ENABLE_BENCHMARKS=OFF -DRECUR_ENABLE_EXAMPLES=OFF -DRECUR_ENABLE_MPI=OFF \
+    -DRECUR_ENABLE_PYTHON=OFF > "$deps/configure-asan.log" 2>&1 ||
     { cat "$deps/configure-asan.log" >&2; die "configuring the sanitizer build failed"; }
   cmake --build "$build" -j "$jobs" --target recur_unit_tests recur_cli
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1} \
@@ -267,7 +293,7 @@ install_into() {
     export Kokkos_ROOT=$prefix
   fi
   cmake --preset "$preset" -S "$root" -B "$build" -DCMAKE_INSTALL_PREFIX="$prefix" \
-    -DRECUR_ENABLE_TESTS=OFF -DRECUR_ENABLE_BENCHMARKS=OFF -DRECUR_ENABLE_EXAMPLES=OFF \
+    -DRECUR_ENABLE_TESTS=OFF -DRECUR_ENABLE_BENCHMARKS=OFF -DRECUR_ENABLE_EXAMPLES=OFF -DRECUR_ENABLE_PYTHON=OFF \
     > "$deps/configure-install-$preset.log" 2>&1 ||
     { cat "$deps/configure-install-$preset.log" >&2; die "configuring the install build failed"; }
   cmake --build "$build" -j "$jobs"

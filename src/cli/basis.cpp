@@ -100,19 +100,7 @@ AnyFamily family_of(const std::string& spec) {
     (name == "alpha" ? choice.alpha : name == "beta" ? choice.beta : choice.lambda) =
         parse_real("family", value);
   }
-  std::unique_ptr<AnyFamily> family;
-  visit_family(choice, [&](const auto& f) {
-    using Family = std::decay_t<decltype(f)>;
-    if constexpr (recur::impl::is_three_term_family<Family>::value &&
-                  !recur::impl::has_exponent<Family>::value) {
-      family = std::make_unique<AnyFamily>(f);
-    } else {
-      throw UsageError(choice.name +
-                       " is no polynomial family; a basis takes the three-term families (every "
-                       "family but power_sums and hermite_function)");
-    }
-  });
-  return *family;
+  return any_family(choice);
 }
 
 // --family: one family for every dimension, or d of them.

@@ -1,5 +1,7 @@
 #include "families.hpp"
 
+#include <memory>
+
 namespace recur::cli {
 
 std::string family_names() {
@@ -20,6 +22,22 @@ std::string families_taking(const char* parameter) {
     names += entry.name;
   });
   return names;
+}
+
+AnyFamily any_family(const FamilyChoice& choice) {
+  std::unique_ptr<AnyFamily> family;
+  visit_family(choice, [&](const auto& f) {
+    using Family = std::decay_t<decltype(f)>;
+    if constexpr (recur::impl::is_three_term_family<Family>::value &&
+                  !recur::impl::has_exponent<Family>::value) {
+      family = std::make_unique<AnyFamily>(f);
+    } else {
+      throw UsageError(choice.name +
+                       " is no polynomial family; a basis takes the three-term families (every "
+                       "family but power_sums and hermite_function)");
+    }
+  });
+  return *family;
 }
 
 }  // namespace recur::cli

@@ -9,6 +9,7 @@
 #include "errors.hpp"
 
 #include <recur/families.hpp>
+#include <recur/product_basis.hpp>
 
 #include <optional>
 #include <string>
@@ -127,6 +128,11 @@ void visit_family(const FamilyChoice& choice, Visitor&& visitor) {
   if (!found)
     throw UsageError("unknown family '" + choice.name + "'; the families are " + family_names());
 }
+
+/// The family `choice` names as one dimension of a product basis. Throws
+/// UsageError for a name or parameter visit_family refuses, and for the
+/// families that are no polynomials (power_sums, hermite_function).
+AnyFamily any_family(const FamilyChoice& choice);
 
 }  // namespace recur::cli
 
