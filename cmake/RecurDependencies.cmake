@@ -1,5 +1,22 @@
 # Kokkos decides the backend: point Kokkos_ROOT (or CMAKE_PREFIX_PATH) at the
 # install you want recur built for.
+#
+# `pip install .` (scikit-build-core) with no Kokkos named and none found:
+# the Kokkos the fresh-machine path builds into .deps/ (cmake/run.sh kokkos
+# builds it there when it is missing, and says where it is).
+if(SKBUILD AND NOT Kokkos_ROOT AND NOT DEFINED ENV{Kokkos_ROOT} AND NOT Kokkos_DIR)
+  find_package(Kokkos 3.4 QUIET)
+  if(NOT Kokkos_FOUND)
+    message(STATUS "recur: no Kokkos named (Kokkos_ROOT); using cmake/run.sh's, in .deps/")
+    execute_process(COMMAND ${PROJECT_SOURCE_DIR}/cmake/run.sh kokkos
+                    OUTPUT_VARIABLE Kokkos_ROOT OUTPUT_STRIP_TRAILING_WHITESPACE
+                    RESULT_VARIABLE recur_no_kokkos)
+    if(recur_no_kokkos)
+      message(FATAL_ERROR "recur: cmake/run.sh kokkos could not build Kokkos; set Kokkos_ROOT "
+                          "to a Kokkos install (position-independent, or shared libraries)")
+    endif()
+  endif()
+endif()
 find_package(Kokkos 3.4 REQUIRED)
 message(STATUS "recur: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR}, backends: ${Kokkos_DEVICES}")
 

@@ -8,6 +8,8 @@
 #                        UndefinedBehaviorSanitizer, Serial backend (build/asan)
 #   cmake/run.sh fuzz [SECONDS]  fuzz the .npy header parser (default 60 s)
 #   cmake/run.sh deps    only make sure the dependencies are there
+#   cmake/run.sh kokkos  only make sure Kokkos is there, and print its prefix
+#                        (what `pip install .` uses when no Kokkos is named)
 #   cmake/run.sh install PREFIX  install recur (library, headers, the recur
 #                        command, CMake package) into PREFIX, and with it the
 #                        Kokkos and Kokkos Kernels it builds in .deps/, so that
@@ -309,6 +311,7 @@ case "$preset" in openmp|serial|cuda) ;; *) die "RECUR_PRESET must be openmp, se
 mkdir -p "$deps"
 case "${1:-}" in
   deps) ensure_test_packages; ensure_kokkos; say "Kokkos_ROOT=$Kokkos_ROOT" ;;
+  kokkos) ensure_kokkos; echo "$Kokkos_ROOT" ;;
   demo) build recur_demo; "$root/build/$preset/examples/recur_demo" ;;
   test) build; ctest --preset "$preset" ;;
   asan) asan ;;
@@ -317,5 +320,5 @@ case "${1:-}" in
   perf) build recur_perf
         "$root/build/$preset/perf_tests/recur_perf" \
           --benchmark_out="$root/build/$preset/perf.json" --benchmark_out_format=json ;;
-  *) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -229,6 +229,9 @@ void with_precision(bool fast, F&& f) {
     f(Accurate{});
 }
 
+// Where the last vander read x from: the tests check that x is read in place.
+std::uintptr_t last_input = 0;
+
 // V (and dV) of `family` at x: V M x N, C or F order, float32 or float64;
 // x M values of V's dtype.
 void vander(const cli::FamilyChoice& choice, const Input& x, const Output& V,
@@ -249,6 +252,7 @@ void vander(const cli::FamilyChoice& choice, const Input& x, const Output& V,
       check_array<T, Kokkos::LayoutRight>(x, where, "x", 1);
       check_array<T, L>(V, where, "out", 2);
       if (dV) check_array<T, L>(*dV, where, "the derivatives' out", 2);
+      last_input = reinterpret_cast<std::uintptr_t>(x.data());
       nb::gil_scoped_release release;
       const Space space = space_on(stream);
       const Bound<const T*, Kokkos::LayoutRight> xb(space, x, where, "x", true);
@@ -497,6 +501,7 @@ NB_MODULE(_recur, m) {
   m.def("finalize", &py::finalize);
   m.def("families", &py::families);
   m.def("check_family", &py::check_family);
+  m.def("last_input_address", [] { return py::last_input; });
   m.def("multi_indices", &py::multi_indices);
   m.def("configuration", &py::configuration);
   m.def("version", &recur::version);
