@@ -8,7 +8,9 @@
     He_n/sqrt(n!), M = 2^24, N = 32, float32, both orders, against
     torch.special.hermite_polynomial_he(x[:, None], n[None, :]) / sqrt(n!)
     (the route of ../shared/anchors/gpu_anchors.py), and the GB/s of V's and
-    x's bytes, to set beside recur_perf's C++ figure for the same shape.
+    x's bytes;
+  - each recur.vander beside the same call made from C++ in a loop
+    (_recur.time_vander: no Python between calls).
 
 Usage: PYTHONPATH=<build>/python python3 perf_tests/python_perf.py [--json FILE]
 Each figure is the median of repeated runs; GPU runs are fenced (recur
@@ -25,6 +27,7 @@ import time
 import numpy as np
 
 import recur
+from recur import _recur
 from recur import polynomial as P
 
 
@@ -70,6 +73,14 @@ def main():
     if not gpu:
         M = 2 ** (args.log2m or 20)
         rng = np.random.default_rng(0)
+        x = rng.uniform(-3, 3, M)
+        V = recur.vander(family, x, 32)
+        python = median_seconds(lambda: recur.vander(family, x, 32, out=V), 9)
+        native = _recur.time_vander(family._choice, x, V, False, 9)
+        results["vander_python_ms"], results["vander_cpp_ms"] = python * 1e3, native * 1e3
+        print("recur.vander, M = 2^%d, N = 32, float64: %.2f ms from Python, %.2f ms the same "
+              "call from C++ (%.3f)" % (int(math.log2(M)), python * 1e3, native * 1e3,
+                                        native / python))
         for dtype in (np.float64, np.float32):
             x = rng.uniform(-3, 3, M).astype(dtype)
             ours = median_seconds(lambda: P.hermevander(x, 31), 5)
@@ -91,9 +102,12 @@ def main():
                 V = recur.vander(family, x, N, order=order)
                 t = median_seconds(lambda: recur.vander(family, x, N, order=order, out=V), 20,
                                    sync=sync)
+                native = _recur.time_vander(family._choice, x, V, False, 20)
                 results["torch_%s_ms" % order] = t * 1e3
-                print("recur.vander, torch float32, M = 2^%d, N = %d, order %s: %.3f ms, %.0f GB/s"
-                      % (int(math.log2(M)), N, order, t * 1e3, gb / t))
+                results["cpp_%s_ms" % order] = native * 1e3
+                print("recur.vander, torch float32, M = 2^%d, N = %d, order %s: %.3f ms, %.0f GB/s;"
+                      " the same call from C++ %.3f ms (Python at %.3f of it)"
+                      % (int(math.log2(M)), N, order, t * 1e3, gb / t, native * 1e3, native / t))
                 del V
             n = torch.arange(N, device="cuda", dtype=torch.float32)
             norms = torch.tensor([math.sqrt(math.factorial(k)) for k in range(N)],

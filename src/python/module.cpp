@@ -2,6 +2,8 @@
 // the functions that compute nothing (common.hpp says how arrays are taken).
 #include "common.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <sstream>
 
 namespace recur::python {
@@ -64,6 +66,22 @@ void vander(const cli::FamilyChoice& choice, const Input& x, const Output& V,
     vander_in<Accurate>(choice, x, V, dV, stream);
 }
 
+// The median seconds of `repeats` calls of vander from C++ (no Python in
+// the loop), each fenced: what recur.vander costs without its Python layer
+// (perf_tests/python_perf.py sets the two side by side).
+double time_vander(const cli::FamilyChoice& choice, const Input& x, const Output& V, bool fast,
+                   int repeats) {
+  std::vector<double> seconds;
+  for (int r = 0; r < repeats; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    vander(choice, x, V, std::nullopt, fast, 0);
+    seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(seconds.begin(), seconds.end());
+  return seconds.empty() ? 0.0 : seconds[seconds.size() / 2];
+}
+
 }  // namespace
 }  // namespace recur::python
 
@@ -92,6 +110,8 @@ NB_MODULE(_recur, m) {
   m.def("host_build", [] { return py::host_build; });
   m.def("vander", &py::vander, nb::arg("family"), nb::arg("x"), nb::arg("out"),
         nb::arg("dout").none(), nb::arg("fast"), nb::arg("stream"));
+  m.def("time_vander", &py::time_vander, nb::arg("family"), nb::arg("x"), nb::arg("out"),
+        nb::arg("fast"), nb::arg("repeats"));
   m.def("series", &py::series, nb::arg("family"), nb::arg("c"), nb::arg("x"), nb::arg("out"),
         nb::arg("fast"), nb::arg("stream"));
   m.def("gauss", &py::gauss, nb::arg("family"), nb::arg("nodes"), nb::arg("weights"));
