@@ -57,7 +57,7 @@ def test_vander_against_mpmath(path, dtype):
     V = recur.vander(family, x, N)
     assert V.dtype == np.dtype(dtype) and V.shape == (len(points), N)
     bound = (1e-13 if dtype == "float64" else 2e-6) * math.sqrt(N)
-    big, tiny = np.finfo(dtype).max / 1e3, np.finfo(dtype).tiny
+    big, tiny = float(np.finfo(dtype).max) / 1e3, float(np.finfo(dtype).tiny)
     checked = 0
     for (i, n), (value, local) in data.items():
         if n >= N or abs(value) > big or local > big:

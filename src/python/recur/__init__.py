@@ -208,8 +208,9 @@ def vander(family, x, N, *, order="C", dtype=None, precision="accurate", derivat
     targets = _targets(outs, xa, shape, dtype, order)
     if derivative and _arrays.order(targets[0]) != _arrays.order(targets[1]):
         targets[1] = _arrays.empty(targets[0], shape, dtype, _arrays.order(targets[0]))
-    _recur.vander(fam._choice, xc, targets[0], targets[1] if derivative else None, fast,
-                  _arrays.stream(xc))
+    h = _arrays.handle
+    _recur.vander(fam._choice, h(xc), h(targets[0]), h(targets[1]) if derivative else None,
+                  fast, _arrays.stream(xc))
     results = []
     for o, t in zip(outs, targets):
         if o is not None and o is not t:
@@ -252,8 +253,10 @@ def series(family, c, x, *, precision="accurate", dtype=None, out=None):
     cf = _contiguous_f(c2, dtype)
     target = out if out is not None and _arrays.order(out) == "C" else _arrays.empty(
         xa, shape, dtype, "C")
-    _recur.series(fam._choice, cf, xc, target.reshape(M, K) if len(shape) == 1 else target,
-                  fast, _arrays.stream(xc))
+    h = _arrays.handle
+    _recur.series(fam._choice, h(cf), h(xc),
+                  h(target.reshape(M, K) if len(shape) == 1 else target), fast,
+                  _arrays.stream(xc))
     if out is not None and target is not out:
         _arrays.assign(out, target)
         target = out
@@ -321,7 +324,9 @@ def fit(family, x, y, N, *, w=None):
                 where, _arrays.shape(wa), int(xa.shape[0])))
         wc = _arrays.contiguous(wa, "float64")
     coefficients = _arrays.empty(xa, (N, K), "float64", "F")
-    _recur.fit(fam._choice, xc, yc, coefficients, wc, _arrays.stream(xc))
+    h = _arrays.handle
+    _recur.fit(fam._choice, h(xc), h(yc), h(coefficients), None if wc is None else h(wc),
+               _arrays.stream(xc))
     if ya.ndim == 1:
         coefficients = coefficients.reshape(N) if _arrays.library(coefficients) != "torch" \
             else coefficients[:, 0]
@@ -425,8 +430,9 @@ def product_vander(families, X, degree=None, *, index_set="total", indices=None,
     Xc = _arrays.contiguous(Xa, dtype)
     target = _targets([out], Xa, shape, dtype, order)[0]
     gradient = _arrays.empty(Xa, shape + (d,), dtype, "C") if derivative else None
-    _recur.product_vander([f._choice for f in chosen], table, Xc, target, gradient, fast,
-                          _arrays.stream(Xc))
+    h = _arrays.handle
+    _recur.product_vander([f._choice for f in chosen], table, h(Xc), h(target),
+                          None if gradient is None else h(gradient), fast, _arrays.stream(Xc))
     if out is not None and target is not out:
         _arrays.assign(out, target)
         target = out

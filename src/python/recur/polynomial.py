@@ -57,7 +57,7 @@ def _make_vander(prefix, family, numpy_function):
             flat = x.reshape(-1)
             V = _vander(family, flat, ideg + 1)
             return V.reshape(tuple(x.shape) + (ideg + 1,)) if x.ndim != 1 else V
-        xa = np.array(x, copy=False, ndmin=1)
+        xa = np.atleast_1d(np.asarray(x))
         dtype = _numpy_float(xa)
         if dtype is None:
             return numpy_function(x, deg)
@@ -72,7 +72,7 @@ def _make_vander(prefix, family, numpy_function):
 
 def _make_val(prefix, family, numpy_function):
     def val(x, c, tensor=True):
-        ca = np.array(c, ndmin=1, copy=False)
+        ca = np.atleast_1d(np.asarray(c))
         if ca.dtype.char in "?bBhHiIlLqQpP":
             ca = ca.astype(np.double)
         if isinstance(x, (tuple, list)):
