@@ -64,7 +64,10 @@ def contiguous(a, dtype):
 
         return cupy.ascontiguousarray(a, dtype=_DTYPES[dtype])
     if lib == "torch":
-        return a.to(_torch_dtype(dtype)).contiguous()
+        wanted = _torch_dtype(dtype)
+        if a.dtype == wanted and a.is_contiguous():
+            return a
+        return a.to(wanted).contiguous()
     import jax.numpy as jnp
 
     return jnp.asarray(a, dtype=_DTYPES[dtype])
@@ -128,7 +131,11 @@ def stream(a):
     stream or none)."""
     lib = library(a)
     if lib == "torch" and a.is_cuda:
-        return _torch().cuda.current_stream(a.device).cuda_stream
+        torch = _torch()
+        try:  # the raw handle, without making a torch.cuda.Stream (microseconds a call)
+            return torch._C._cuda_getCurrentRawStream(a.device.index)
+        except AttributeError:
+            return torch.cuda.current_stream(a.device).cuda_stream
     if lib == "cupy":
         import cupy
 
