@@ -6,6 +6,9 @@ Run by ctest (test `python`) with PYTHONPATH=<build>/python."""
 import glob
 import math
 import os
+import sys
+import threading
+import time
 import warnings
 
 import numpy as np
@@ -281,6 +284,39 @@ def test_errors():
     with pytest.raises(ValueError, match="x must be contiguous"):
         _recur.vander(recur.Legendre()._choice, np.linspace(0, 1, 10)[::2], np.empty((5, 4)),
                       None, False, 0)
+
+
+def test_gil_released_while_computing():
+    # The main thread runs Python while another thread is inside recur.vander:
+    # with the GIL held there, no main-thread step could fall inside the call.
+    x = np.linspace(-1, 1, 1 << 20)
+    out = np.empty((1 << 20, 32))
+    window = {}
+
+    def work():
+        window["start"] = time.perf_counter()
+        recur.vander("hermite_e_normalized", x, 32, out=out)
+        window["end"] = time.perf_counter()
+
+    # Threads hand the GIL over every 0.2 ms; the middle half of the call is
+    # well inside the compiled part (the Python around it takes milliseconds at
+    # most, while the call takes tens).
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(0.0002)
+    try:
+        worker = threading.Thread(target=work)
+        steps = []
+        worker.start()
+        while worker.is_alive():
+            steps.append(time.perf_counter())
+        worker.join()
+    finally:
+        sys.setswitchinterval(interval)
+    start, end = window["start"], window["end"]
+    assert end - start > 0.02
+    quarter = (end - start) / 4
+    inside = [t for t in steps if start + quarter < t < end - quarter]
+    assert len(inside) > 10, (end - start, len(steps))
 
 
 def test_info():
