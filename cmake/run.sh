@@ -122,7 +122,7 @@ ensure_nanobind() {
   if [ ! -f "$target/nanobind-$nanobind_version.dist-info/METADATA" ]; then
     say "installing nanobind $nanobind_version into $target (pip)"
     rm -rf "$target"
-    "$system_python" -m pip install -q --disable-pip-version-check --target "$target" \
+    "$system_python" -m pip install -q --disable-pip-version-check --root-user-action=ignore --target "$target" \
       "nanobind==$nanobind_version" || die "pip could not install nanobind (the Python package index must be reachable)"
   fi
   python_arguments=(-DRECUR_ENABLE_PYTHON=ON "-DPython_EXECUTABLE=$system_python"

@@ -38,6 +38,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -257,6 +258,15 @@ void project(const cli::FamilyChoice& choice, const Input& nodes, const Input& w
 void product_vander(const std::vector<cli::FamilyChoice>& choices, const Input& indices,
                     const Input& X, const Output& Psi, const std::optional<Output>& dPsi,
                     bool fast, std::uintptr_t stream);
+void product_series(const std::vector<cli::FamilyChoice>& choices, const Input& indices,
+                    const Input& C, const Input& X, const Output& Y, bool fast,
+                    std::uintptr_t stream);
+void product_fit(const std::vector<cli::FamilyChoice>& choices, const Input& indices,
+                 const Input& X, const Input& y, const Output& c, const std::optional<Input>& w,
+                 std::uintptr_t stream);
+std::tuple<double, double, std::vector<double>, std::vector<double>> product_sobol(
+    const std::vector<cli::FamilyChoice>& choices, const Input& indices,
+    const std::vector<double>& c);
 
 }  // namespace recur::python
 

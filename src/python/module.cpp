@@ -122,4 +122,10 @@ NB_MODULE(_recur, m) {
   m.def("product_vander", &py::product_vander, nb::arg("families"), nb::arg("indices"),
         nb::arg("x"), nb::arg("out"), nb::arg("dout").none(), nb::arg("fast"),
         nb::arg("stream"));
+  m.def("product_series", &py::product_series, nb::arg("families"), nb::arg("indices"),
+        nb::arg("c"), nb::arg("x"), nb::arg("out"), nb::arg("fast"), nb::arg("stream"));
+  m.def("product_fit", &py::product_fit, nb::arg("families"), nb::arg("indices"), nb::arg("x"),
+        nb::arg("y"), nb::arg("out"), nb::arg("w").none(), nb::arg("stream"));
+  m.def("product_sobol", &py::product_sobol, nb::arg("families"), nb::arg("indices"),
+        nb::arg("c"));
 }

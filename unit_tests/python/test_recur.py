@@ -249,6 +249,33 @@ def test_product_vander():
                                                      [0, 0, 1], [2, 0, 0], [1, 1, 0]]
 
 
+def test_product_basis_series_fit_sobol():
+    rng = np.random.default_rng(8)
+    basis = recur.ProductBasis([recur.HermiteENormalized(), recur.LegendreNormalized(),
+                                recur.HermiteENormalized()], degree=3)
+    assert basis.d == 3 and basis.size == 20
+    X = np.column_stack([rng.normal(size=400), rng.uniform(-1, 1, 400), rng.normal(size=400)])
+    Psi = basis.vander(X)
+    c = rng.normal(size=(20, 2))
+    np.testing.assert_allclose(basis.series(c, X), Psi @ c, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(basis.series(c[:, 0], X.astype(np.float32)),
+                               (Psi @ c[:, 0]).astype(np.float32), rtol=2e-5, atol=2e-5)
+    np.testing.assert_allclose(basis.fit(X, Psi @ c), c, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(basis.fit(X, Psi @ c[:, 1], w=rng.uniform(1, 2, 400)), c[:, 1],
+                               rtol=1e-9, atol=1e-9)
+    # y = 1 + 2 Psi_(1,0,0) + Psi_(0,1,0) + Psi_(1,1,0): variance 4 + 1 + 1 = 6
+    alpha = [tuple(a) for a in basis.indices]
+    model = np.zeros(20)
+    for a, v in (((0, 0, 0), 1.0), ((1, 0, 0), 2.0), ((0, 1, 0), 1.0), ((1, 1, 0), 1.0)):
+        model[alpha.index(a)] = v
+    stats = basis.sobol_indices(model)
+    assert stats["mean"] == 1.0 and stats["variance"] == 6.0
+    np.testing.assert_allclose(stats["first_order"], [4 / 6, 1 / 6, 0.0], rtol=1e-15)
+    np.testing.assert_allclose(stats["total"], [5 / 6, 2 / 6, 0.0], rtol=1e-15)
+    with pytest.raises(ValueError, match="not orthonormal"):
+        recur.ProductBasis(recur.Legendre(), 2, 2).sobol_indices(np.ones(6))
+
+
 def test_errors():
     x = np.linspace(-1, 1, 5)
     with pytest.raises(ValueError, match="unknown family 'legendary'"):

@@ -25,7 +25,7 @@ from . import _recur
 
 __all__ = [
     "Family", "vander", "series", "gauss", "fit", "project", "multi_indices",
-    "product_vander", "info", "families",
+    "ProductBasis", "product_vander", "info", "families",
 ]
 
 _recur.initialize()
@@ -391,53 +391,161 @@ def multi_indices(d, degree, index_set="total"):
     return np.array(rows, dtype=np.int64).reshape(len(rows), d)
 
 
+class ProductBasis:
+    """A multivariate (polynomial chaos) product basis Psi_j(xi) = prod_k
+    p^(k)_{alpha_jk}(xi_k): one family for all d dimensions or a list of d,
+    over the multi-indices multi_indices(d, degree, index_set), or the P x d
+    table `indices`. docs/multivariate.md says more.
+
+        basis = recur.ProductBasis(recur.HermiteENormalized(), d=5, degree=4)
+        Psi = basis.vander(X)                 # M x P at the M x d samples X
+        c = basis.fit(X, y)                   # regression PC
+        stats = basis.sobol_indices(c)        # mean, variance, Sobol indices
+    """
+
+    def __init__(self, families, d=None, degree=None, *, index_set="total", indices=None):
+        listed = list(families) if isinstance(families, (list, tuple)) else [families]
+        self.families = [_family(f) for f in listed]
+        if indices is None:
+            if degree is None or (d is None and len(self.families) == 1):
+                raise TypeError("recur.ProductBasis: give d and degree (with index_set), or "
+                                "indices")
+            d = len(self.families) if d is None else d
+            self.indices = multi_indices(d, degree, index_set)
+        else:
+            self.indices = np.ascontiguousarray(indices, dtype=np.int64)
+            if self.indices.ndim != 2 or (d is not None and self.indices.shape[1] != d):
+                raise ValueError("recur.ProductBasis: indices has shape %s; it must be P x d" %
+                                 (self.indices.shape,))
+        self.d = int(self.indices.shape[1])
+        if len(self.families) not in (1, self.d):
+            raise ValueError("recur.ProductBasis: %d families for d = %d dimensions; give one, "
+                             "or one per dimension" % (len(self.families), self.d))
+        self._choices = [f._choice for f in self.families]
+
+    @property
+    def size(self):
+        """P, the number of basis functions."""
+        return int(self.indices.shape[0])
+
+    def __repr__(self):
+        return "recur.ProductBasis(%r, d=%d, P=%d)" % (self.families, self.d, self.size)
+
+    def _samples(self, X, where):
+        Xa = _arrays.asarray(X)
+        if Xa.ndim != 2 or int(Xa.shape[1]) != self.d:
+            raise ValueError("%s: X has shape %s; it must be M x d = M x %d" % (
+                where, _arrays.shape(Xa), self.d))
+        return Xa
+
+    def vander(self, X, *, order="C", dtype=None, precision="accurate", derivative=False,
+               out=None):
+        """Psi[i, j] = Psi_j(X[i, :]), M x P, an array of X's library; with
+        derivative, (Psi, dPsi), dPsi[i, j, k] = d Psi_j / d xi_k (M x P x d).
+        order, dtype, precision and out as for recur.vander."""
+        where = "recur.ProductBasis.vander"
+        fast = _fast(precision)
+        Xa = self._samples(X, where)
+        shape = (int(Xa.shape[0]), self.size)
+        if out is not None:
+            dtype = _check_out(out, shape, where)
+        elif dtype is not None:
+            dtype = _float_dtype(dtype, where)
+        else:
+            dtype = _arrays.array_dtype(Xa)
+            if dtype not in ("float32", "float64"):
+                dtype = "float64"
+        Xc = _arrays.contiguous(Xa, dtype)
+        target = _targets([out], Xa, shape, dtype, order)[0]
+        gradient = _arrays.empty(Xa, shape + (self.d,), dtype, "C") if derivative else None
+        h = _arrays.handle
+        _recur.product_vander(self._choices, self.indices, h(Xc), h(target),
+                              None if gradient is None else h(gradient), fast,
+                              _arrays.stream(Xc))
+        if out is not None and target is not out:
+            _arrays.assign(out, target)
+            target = out
+        target = _arrays.finish(Xa, target)
+        return (target, _arrays.finish(Xa, gradient)) if derivative else target
+
+    def series(self, c, X, *, precision="accurate", dtype=None):
+        """y[i] = sum_j c[j] Psi_j(X[i, :]) (c P values), or M x K for c P x K,
+        without forming Psi."""
+        where = "recur.ProductBasis.series"
+        fast = _fast(precision)
+        Xa = self._samples(X, where)
+        ca = np.asarray(c) if _arrays.library(c) == "numpy" else c
+        if ca.ndim not in (1, 2) or int(ca.shape[0]) != self.size:
+            raise ValueError("%s: c has shape %s; it must be P = %d or P x K" % (
+                where, _arrays.shape(ca), self.size))
+        M, K = int(Xa.shape[0]), (int(ca.shape[1]) if ca.ndim == 2 else 1)
+        dtype = _float_dtype(dtype, where) if dtype is not None else _default_dtype(Xa, ca)
+        Xc = _arrays.contiguous(Xa, dtype)
+        c2 = ca.reshape(self.size, K)
+        if _arrays.library(c2) != _arrays.library(Xc):
+            c2 = np.asarray(c2)
+            if _arrays.library(Xc) != "numpy":
+                c2 = _copy_like(Xc, c2)
+        target = _arrays.empty(Xa, (M, K), dtype, "C")
+        h = _arrays.handle
+        _recur.product_series(self._choices, self.indices, h(_contiguous_f(c2, dtype)), h(Xc),
+                              h(target), fast, _arrays.stream(Xc))
+        result = target if ca.ndim == 2 else target.reshape(M)
+        return _arrays.finish(Xa, result)
+
+    def fit(self, X, y, *, w=None):
+        """The P (or P x K) least-squares coefficients of the data y (M, or
+        M x K) at the samples X (regression polynomial chaos): a Householder
+        QR in float64, as recur.fit."""
+        where = "recur.ProductBasis.fit"
+        Xa, ya = self._samples(X, where), _arrays.asarray(y)
+        if ya.ndim not in (1, 2) or ya.shape[0] != Xa.shape[0]:
+            raise ValueError("%s: y has shape %s; it must be M or M x K with M = %d" % (
+                where, _arrays.shape(ya), int(Xa.shape[0])))
+        K = int(ya.shape[1]) if ya.ndim == 2 else 1
+        Xc = _arrays.contiguous(Xa, "float64")
+        yc = _contiguous_f(ya.reshape(int(ya.shape[0]), K), "float64")
+        wc = None
+        if w is not None:
+            wa = _arrays.asarray(w)
+            if _arrays.shape(wa) != (int(Xa.shape[0]),):
+                raise ValueError("%s: w has shape %s; it must hold M = %d weights" % (
+                    where, _arrays.shape(wa), int(Xa.shape[0])))
+            wc = _arrays.contiguous(wa, "float64")
+        coefficients = _arrays.empty(Xa, (self.size, K), "float64", "F")
+        h = _arrays.handle
+        _recur.product_fit(self._choices, self.indices, h(Xc), h(yc), h(coefficients),
+                           None if wc is None else h(wc), _arrays.stream(Xc))
+        if ya.ndim == 1:
+            coefficients = coefficients[:, 0]
+        return _arrays.finish(Xa, coefficients)
+
+    def sobol_indices(self, c):
+        """Mean, variance, first-order and total Sobol indices (d each) of the
+        model sum_j c[j] Psi_j, from the coefficients of an orthonormal basis:
+        a dict."""
+        values = np.asarray(c, dtype=np.float64)
+        if values.shape != (self.size,):
+            raise ValueError("recur.ProductBasis.sobol_indices: c has shape %s; it must hold "
+                             "P = %d coefficients" % (values.shape, self.size))
+        mean, variance, first, total = _recur.product_sobol(self._choices, self.indices,
+                                                            values.tolist())
+        return {"mean": mean, "variance": variance, "first_order": np.array(first),
+                "total": np.array(total)}
+
+
 def product_vander(families, X, degree=None, *, index_set="total", indices=None, order="C",
                    dtype=None, precision="accurate", derivative=False, out=None):
-    """Psi[i, j] = prod_k p^(k)_{alpha_jk}(X[i, k]): the M x P matrix of a
-    multivariate (polynomial chaos) product basis at the M samples X (M x d),
-    one family for all dimensions or a list of d; the multi-indices alpha are
-    multi_indices(d, degree, index_set) or `indices` (P x d). With
-    derivative, also the gradient dPsi (M x P x d) as (Psi, dPsi)."""
-    where = "recur.product_vander"
-    fast = _fast(precision)
+    """ProductBasis(families, d, degree, index_set=..., indices=...).vander(X, ...)
+    with d = X.shape[1]: the M x P matrix of a product basis at the M x d samples X."""
     Xa = _arrays.asarray(X)
     if Xa.ndim != 2:
-        raise ValueError("%s: X has shape %s; it must be M x d" % (where, _arrays.shape(Xa)))
-    M, d = int(Xa.shape[0]), int(Xa.shape[1])
-    listed = families if isinstance(families, (list, tuple)) else [families]
-    chosen = [_family(f) for f in listed]
-    if len(chosen) not in (1, d):
-        raise ValueError("%s: %d families for d = %d dimensions; give one, or one per dimension"
-                         % (where, len(chosen), d))
-    if indices is None:
-        if degree is None:
-            raise TypeError("%s: give degree (with index_set) or indices" % where)
-        table = multi_indices(d, degree, index_set)
-    else:
-        table = np.ascontiguousarray(indices, dtype=np.int64)
-        if table.ndim != 2 or table.shape[1] != d:
-            raise ValueError("%s: indices has shape %s; it must be P x d = P x %d" % (
-                where, table.shape, d))
-    shape = (M, table.shape[0])
-    if out is not None:
-        dtype = _check_out(out, shape, where)
-    elif dtype is not None:
-        dtype = _float_dtype(dtype, where)
-    else:
-        dtype = _arrays.array_dtype(Xa)
-        if dtype not in ("float32", "float64"):
-            dtype = "float64"
-    Xc = _arrays.contiguous(Xa, dtype)
-    target = _targets([out], Xa, shape, dtype, order)[0]
-    gradient = _arrays.empty(Xa, shape + (d,), dtype, "C") if derivative else None
-    h = _arrays.handle
-    _recur.product_vander([f._choice for f in chosen], table, h(Xc), h(target),
-                          None if gradient is None else h(gradient), fast, _arrays.stream(Xc))
-    if out is not None and target is not out:
-        _arrays.assign(out, target)
-        target = out
-    target = _arrays.finish(Xa, target)
-    return (target, _arrays.finish(Xa, gradient)) if derivative else target
+        raise ValueError("recur.product_vander: X has shape %s; it must be M x d" % (
+            _arrays.shape(Xa),))
+    basis = ProductBasis(families, int(Xa.shape[1]), degree, index_set=index_set,
+                         indices=indices)
+    return basis.vander(Xa, order=order, dtype=dtype, precision=precision,
+                        derivative=derivative, out=out)
 
 
 def info():
