@@ -188,6 +188,8 @@ void check_array(const Array& a, const std::string& where, const char* what, std
                                 " dimensions; it must have " + std::to_string(rank));
   if (a.dtype() != nb::dtype<T>())
     throw nb::type_error((where + what + " must hold " + dtype_name<T>()).c_str());
+  for (std::size_t k = 0; k < rank; ++k)
+    if (a.shape(k) == 0) return;  // empty: any strides will do
   std::int64_t expected = 1;
   for (std::size_t k = 0; k < rank; ++k) {
     const std::size_t i = std::is_same_v<L, Kokkos::LayoutRight> ? rank - 1 - k : k;
@@ -267,6 +269,15 @@ void product_fit(const std::vector<cli::FamilyChoice>& choices, const Input& ind
 std::tuple<double, double, std::vector<double>, std::vector<double>> product_sobol(
     const std::vector<cli::FamilyChoice>& choices, const Input& indices,
     const std::vector<double>& c);
+
+#ifdef RECUR_ENABLE_MPI
+void mpi_initialize();
+void mpi_finalize();
+std::tuple<int, int> mpi_rank_size();
+void mpi_fit(const cli::FamilyChoice& choice, const Input& x, const Input& y, const Output& c,
+             const std::optional<Input>& w, std::uintptr_t stream);
+void mpi_fail(const std::string& message);
+#endif
 
 }  // namespace recur::python
 

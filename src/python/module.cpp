@@ -128,4 +128,12 @@ NB_MODULE(_recur, m) {
         nb::arg("y"), nb::arg("out"), nb::arg("w").none(), nb::arg("stream"));
   m.def("product_sobol", &py::product_sobol, nb::arg("families"), nb::arg("indices"),
         nb::arg("c"));
+#ifdef RECUR_ENABLE_MPI
+  m.def("mpi_initialize", &py::mpi_initialize);
+  m.def("mpi_finalize", &py::mpi_finalize);
+  m.def("mpi_rank_size", &py::mpi_rank_size);
+  m.def("mpi_fit", &py::mpi_fit, nb::arg("family"), nb::arg("x"), nb::arg("y"), nb::arg("out"),
+        nb::arg("w").none(), nb::arg("stream"));
+  m.def("mpi_fail", &py::mpi_fail);
+#endif
 }

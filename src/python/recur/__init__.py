@@ -304,7 +304,30 @@ def fit(family, x, y, N, *, w=None):
     Householder QR of [V | y] (tall-skinny, on recur's backend) in float64;
     raises ValueError for fewer points than terms, non-finite data, or a
     basis linearly dependent at the points."""
-    where = "recur.fit"
+    return _fit_with(_recur.fit, "recur.fit", family, x, y, N, w, allow_empty=False)
+
+
+def _fit_with(core, where, family, x, y, N, w, allow_empty, fail=None):
+    """recur.fit and recur.mpi.fit: the arguments checked and converted, the
+    coefficients made, `core` called. With `fail` (recur.mpi.fit), an error
+    in the arguments goes to fail(message), which raises on every rank."""
+    try:
+        arguments = _fit_arguments(where, family, x, y, N, w, allow_empty)
+    except (ValueError, TypeError) as error:
+        if fail is None:
+            raise
+        fail(str(error))
+        raise
+    fam, xa, xc, yc, wc, coefficients, one = arguments
+    h = _arrays.handle
+    core(fam._choice, h(xc), h(yc), h(coefficients), None if wc is None else h(wc),
+         _arrays.stream(xc))
+    if one:
+        coefficients = coefficients[:, 0]
+    return _arrays.finish(xa, coefficients)
+
+
+def _fit_arguments(where, family, x, y, N, w, allow_empty):
     fam = _family(family)
     N = operator.index(N)
     if N < 1:
@@ -313,6 +336,8 @@ def fit(family, x, y, N, *, w=None):
     if xa.ndim != 1 or ya.ndim not in (1, 2) or ya.shape[0] != xa.shape[0]:
         raise ValueError("%s: x has shape %s and y %s; x must be M values, y M or M x K" % (
             where, _arrays.shape(xa), _arrays.shape(ya)))
+    if not allow_empty and xa.shape[0] == 0:
+        raise ValueError("%s: no points; a fit needs at least N = %d" % (where, N))
     K = int(ya.shape[1]) if ya.ndim == 2 else 1
     xc = _arrays.contiguous(xa, "float64")
     yc = _contiguous_f(ya.reshape(int(ya.shape[0]), K) if ya.ndim == 1 else ya, "float64")
@@ -324,13 +349,7 @@ def fit(family, x, y, N, *, w=None):
                 where, _arrays.shape(wa), int(xa.shape[0])))
         wc = _arrays.contiguous(wa, "float64")
     coefficients = _arrays.empty(xa, (N, K), "float64", "F")
-    h = _arrays.handle
-    _recur.fit(fam._choice, h(xc), h(yc), h(coefficients), None if wc is None else h(wc),
-               _arrays.stream(xc))
-    if ya.ndim == 1:
-        coefficients = coefficients.reshape(N) if _arrays.library(coefficients) != "torch" \
-            else coefficients[:, 0]
-    return _arrays.finish(xa, coefficients)
+    return fam, xa, xc, yc, wc, coefficients, ya.ndim == 1
 
 
 def project(family, f, N, *, n=None):
