@@ -60,12 +60,16 @@ struct is_lane_scan<ThreeTermKernel<W, MemorySpace, NoPrefactor>>
 // level cache of a CPU socket; glibc's memset switches at a similar size).
 inline constexpr std::size_t stream_bytes = std::size_t(16) << 20;
 
-// Rows of a CPU lockstep block: 16 where the vectors below run (a tile
-// column of 16 float or double is one or two whole cache lines), else 8.
+// Rows of a CPU lockstep block: where the vectors below run, 32 in float
+// (four vectors of 8 lanes) and 16 in double and double-double (four of 4),
+// so that four independent recurrences cover the latency of each step's
+// chain (with two float vectors, R = 16, a step waited on its own FMA); a
+// block's column is then two whole cache lines in float, one or two in
+// double. Else 8.
 template <class Scan>
 inline constexpr int cpu_block =
 #ifdef RECUR_IMPL_CPU_LANES
-    is_lane_scan<Scan>::value ? 16 : 8;
+    is_lane_scan<Scan>::value ? (std::is_same_v<typename Scan::number_type, float> ? 32 : 16) : 8;
 #else
     8;
 #endif
@@ -184,6 +188,16 @@ inline V leading(V v) {
   return v;
 }
 inline Vec<double> leading(const Pair& v) { return v.hi; }
+// The lanes of a vector into out[0 .. L - 1], the vector taken by value (an
+// element access or a pointer to it would keep the vectors in memory).
+inline void unpack(Vec<float> v, float* out) { _mm256_storeu_ps(out, __m256(v)); }
+inline void unpack(Vec<double> v, double* out) { _mm256_storeu_pd(out, __m256d(v)); }
+inline void unpack(Pair v, DoubleDouble* out) {
+  alignas(32) double hi[4], lo[4];
+  _mm256_store_pd(hi, __m256d(v.hi));
+  _mm256_store_pd(lo, __m256d(v.lo));
+  for (int l = 0; l < 4; ++l) out[l] = {hi[l], lo[l]};
+}
 
 // One step p_{n+1} = (a x + b) p_n - c p_{n-1}: step(affine(a, x, b), p_n,
 // c, p_{n-1}) of numbers.hpp, lane by lane.
@@ -268,6 +282,32 @@ inline void scaled_halves(Vec<float> v, __m256i e, Vec<double>& low, Vec<double>
          factor(_mm256_extracti128_si256(k, 1));
 }
 
+// keep_both_in_range (numbers.hpp) for 8 float lanes of states (u0, u1) with
+// binary exponents e: the lanes past Range<float>::limit scaled by 2^-k, k
+// the exponent of their larger magnitude, and k added to e, in vector
+// operations and bit for bit as the scalar lanes do (a float times a power of
+// two rounds once either way; k <= 127 here, 2^-127 a subnormal float). A lane
+// at ±inf (which the scalar lanes scale by 2^-1022) is left to them: returns
+// false, nothing changed.
+inline bool keep_in_range(Vec<float>& u0, Vec<float>& u1, __m256i& e) {
+  const __m256 sign = _mm256_set1_ps(-0.0f);
+  // largest(u0, u1): |u0| > |u1| ? |u0| : |u1| (NaN gives |u1|), as max_ps
+  const __m256 m = _mm256_max_ps(_mm256_andnot_ps(sign, __m256(u0)), _mm256_andnot_ps(sign, __m256(u1)));
+  const __m256i over =
+      _mm256_castps_si256(_mm256_cmp_ps(m, _mm256_set1_ps(float(Range<float>::limit)), _CMP_GT_OQ));
+  const __m256i field = _mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(m), 23), _mm256_set1_epi32(0xff));
+  if (any(_mm256_and_si256(over, _mm256_cmpeq_epi32(field, _mm256_set1_epi32(0xff))))) return false;
+  const __m256i k = _mm256_and_si256(over, _mm256_sub_epi32(field, _mm256_set1_epi32(127)));
+  const __m256i factor = _mm256_blendv_epi8(
+      _mm256_slli_epi32(_mm256_sub_epi32(_mm256_set1_epi32(127), k), 23),  // 2^-k, k <= 126 (k = 0: 1)
+      _mm256_set1_epi32(1 << 22),                                          // 2^-127
+      _mm256_cmpeq_epi32(k, _mm256_set1_epi32(127)));
+  u0 = Vec<float>(_mm256_mul_ps(__m256(u0), _mm256_castsi256_ps(factor)));
+  u1 = Vec<float>(_mm256_mul_ps(__m256(u1), _mm256_castsi256_ps(factor)));
+  e  = _mm256_min_epi32(_mm256_add_epi32(e, k), _mm256_set1_epi32(exponent_limit));
+  return true;
+}
+
 // Transposes the Q x Q block (Q = 32 / sizeof(T)) of a column-major tile
 // at from[c0 ..][r0 ..] (columns of R) in registers, and stores its rows at
 // to, to + ld, ...: rows r0 .. r0 + Q - 1 of V from column c0 of the tile.
@@ -317,7 +357,12 @@ inline void transpose(const double (*from)[R], int r0, int c0, double* to, std::
 // limit (2^28) is passed early (He_n at |x| <= 1 from n = 17). Returns the
 // number of steps done, with the states after them in u0 and u1 and their
 // columns stored; the caller carries on from there (scaling the lanes first
-// when fewer than N - 1 steps were done).
+// when fewer than N - 1 steps were done). Between two checks the steps run
+// in a loop with the store's form (columns or rows, streamed or not, scaled
+// or not) fixed at compile time and no access to single lanes: one loop
+// choosing per step, with the scaling lane by lane, kept the lanes in memory
+// (float He_n/sqrt(n!) at M = 2^12, N = 32, in cache, one thread: 31 against
+// 23 us a call, docs/performance.md).
 template <int R, class Scan, class XView, class VView, class W = typename Scan::number_type,
           class T = typename VView::non_const_value_type>
 int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int N,
@@ -353,90 +398,140 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
     }
   }
   const Vec<E> limit = splat(E(Range<W>::limit));
-  // Float lanes: each lane's exponent, as numbers and as int32 vectors.
+  // Float lanes: each lane's binary exponent (Scaled), once any lane scaled.
   constexpr bool scales = std::is_same_v<W, float>;
-  int e[R] = {};
   __m256i ev[G];
+  for (int g = 0; g < G; ++g) ev[g] = _mm256_setzero_si256();
   bool scaled = false;
-  int col = 0;
-  for (bool over = false;; ++col) {
-    if (col > 0) {
-      if constexpr (power_sums) {
-        // PowerSumsScan::advance: (sum, x^n) -> (sum + x^n x, x^(n+1))
-        for (int g = 0; g < G; ++g) {
-          const Vec<E> power = a1[g] * x[g];
-          a0[g]              = fused(a1[g], x[g], a0[g]);
-          a1[g]              = power;
-        }
-      } else {
-        // scan.load(col - 1), broadcast from the table itself (a copy of the
-        // coefficients went through the stack)
-        const auto& k = scan.coefficients(col - 1);
-        const Lanes<W> ka = splat_number(k.a), kb = splat_number(k.b), kc = splat_number(k.c);
-        for (int g = 0; g < G; ++g) {
-          const Lanes<W> next = step(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
-          a1[g] = a0[g];
-          a0[g] = next;
-        }
+
+  // One step of every lane: column `col - 1` to `col`.
+  const auto advance = [&](int col) {
+    if constexpr (power_sums) {
+      // PowerSumsScan::advance: (sum, x^n) -> (sum + x^n x, x^(n+1))
+#pragma GCC unroll 8
+      for (int g = 0; g < G; ++g) {
+        const Vec<E> power = a1[g] * x[g];
+        a0[g]              = fused(a1[g], x[g], a0[g]);
+        a1[g]              = power;
       }
-      if ((col - 1) % P == P - 1) {
-        for (int g = 0; g < G; ++g) {
-          const Vec<E> v0 = leading(a0[g]), v1 = leading(a1[g]);
-          over = over || any((v0 > limit) | (v0 < -limit) | (v1 > limit) | (v1 < -limit));
-        }
-        if constexpr (scales) {
-          if (over) {  // the scalar lanes' check(), lane by lane
-            for (int g = 0; g < G; ++g) {
-              for (int l = 0; l < L; ++l) {
-                Scaled<W> t{a0[g][l], a1[g][l], e[g * L + l]};
-                keep_both_in_range(t);
-                a0[g][l] = t.u0, a1[g][l] = t.u1, e[g * L + l] = t.e;
-              }
-              ev[g] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&e[g * L]));
+    } else {
+      // scan.load(col - 1), broadcast from the table itself (a copy of the
+      // coefficients went through the stack)
+      const auto& k     = scan.coefficients(col - 1);
+      const Lanes<W> ka = splat_number(k.a), kb = splat_number(k.b), kc = splat_number(k.c);
+#pragma GCC unroll 8
+      for (int g = 0; g < G; ++g) {
+        const Lanes<W> next = step(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
+        a1[g]               = a0[g];
+        a0[g]               = next;
+      }
+    }
+  };
+  // Column `col` of the lanes: straight to V (LayoutLeft-like: a whole
+  // cache line or two of each column), or into the tile (rows), transposed
+  // in registers every QT columns and stored 32 bytes a row, or a whole line
+  // of each row, non-temporal, where `stream`. Columns, Stream and Scaled
+  // known at compile time keep the branches out of the steps' loop.
+  const auto store_column = [&](int col, auto columns_c, auto stream_c, auto scaled_c) {
+    constexpr bool Columns = decltype(columns_c)::value, Stream = decltype(stream_c)::value;
+    if constexpr (decltype(scaled_c)::value) {  // values u0 2^e, 8 floats a store
+#pragma GCC unroll 8
+      for (int g = 0; g < G; ++g) {
+        Vec<double> low, high;
+        scaled_halves(a0[g], ev[g], low, high);
+        put(Columns ? &V(i0 + g * L, col) : &tile[col % QT][g * L], low, high, Columns && Stream);
+      }
+    } else {
+#pragma GCC unroll 8
+      for (int g = 0; g < G; g += 2)
+        put(Columns ? &V(i0 + g * L, col) : &tile[col % QT][g * L], leading(a0[g]),
+            leading(a0[g + 1]), Columns && Stream);
+    }
+    if constexpr (!Columns) {
+      if (col % QT == QT - 1) {
+        for (int r0 = 0; r0 < R; r0 += Q) {
+          if constexpr (!Stream) {
+            transpose<R>(tile, r0, 0, &V(i0 + r0, col + 1 - Q), V.stride_0());
+          } else {  // two blocks into a line of each row in L1, then whole lines out
+            alignas(64) T lines[Q][2 * Q];
+            transpose<R>(tile, r0, 0, &lines[0][0], 2 * Q);
+            transpose<R>(tile, r0, Q, &lines[0][Q], 2 * Q);
+            for (int k = 0; k < Q; ++k) {
+              T* const to = &V(i0 + r0 + k, col + 1 - 2 * Q);
+              store(to, load(&lines[k][0]), true);
+              store(to + Q, load(&lines[k][Q]), true);
             }
-            scaled = true;
-            over   = false;
           }
         }
       }
     }
-    // Columns straight to V, a whole cache line or two each; rows through
-    // the tile, transposed in registers every Q columns, 32 bytes a row.
-    bool stored = false;
+  };
+  // Columns [begin, end), no check between: each stored, each after the
+  // first reached by a step (the first is column 0 or was just checked).
+  const auto steps = [&](int begin, int end, auto columns_c, auto stream_c, auto scaled_c) {
+    store_column(begin, columns_c, stream_c, scaled_c);
+    for (int col = begin + 1; col < end; ++col) {
+      advance(col);
+      store_column(col, columns_c, stream_c, scaled_c);
+    }
+  };
+  const auto run = [&](int begin, int end) {
+    using yes = std::true_type;
+    using no  = std::false_type;
+    const auto with = [&](auto columns_c, auto stream_c) {
+      if (scaled) {
+        if constexpr (scales) steps(begin, end, columns_c, stream_c, yes{});
+      } else {
+        steps(begin, end, columns_c, stream_c, no{});
+      }
+    };
+    if (columns) {
+      stream ? with(yes{}, yes{}) : with(yes{}, no{});
+    } else {
+      QT == 2 * Q ? with(no{}, yes{}) : with(no{}, no{});
+    }
+  };
+  // Checks after each P-th step (columns P, 2 P, ...), before its column is
+  // stored: a lane past the limit stops double and double-double lanes after
+  // that column; float lanes scale (lane by lane at ±inf) and carry on.
+  int col = 0;
+  for (bool over = false;;) {
+    const int next = (col / P + 1) * P;  // the next column checked
+    const int end  = over ? col + 1 : (next < N ? next : N);
+    run(col, end);
+    if (over || end == N) {
+      col = end - 1;
+      break;
+    }
+    col = end;
+    advance(col);
+#pragma GCC unroll 8
+    for (int g = 0; g < G; ++g) {
+      const Vec<E> v0 = leading(a0[g]), v1 = leading(a1[g]);
+      over = over || any((v0 > limit) | (v0 < -limit) | (v1 > limit) | (v1 < -limit));
+    }
     if constexpr (scales) {
-      if (scaled) {  // values u0 2^e, 8 floats a store
+      if (over) {
         for (int g = 0; g < G; ++g) {
-          Vec<double> low, high;
-          scaled_halves(a0[g], ev[g], low, high);
-          put(columns ? &V(i0 + g * L, col) : &tile[col % QT][g * L], low, high, columns && stream);
-        }
-        stored = true;
-      }
-    }
-    if (!stored && columns) {
-      for (int g = 0; g < G; g += 2)
-        put(&V(i0 + g * L, col), leading(a0[g]), leading(a0[g + 1]), stream);
-    } else if (!stored) {
-      for (int g = 0; g < G; g += 2)
-        put(&tile[col % QT][g * L], leading(a0[g]), leading(a0[g + 1]), false);
-    }
-    if (!columns && col % QT == QT - 1) {
-      for (int r0 = 0; r0 < R; r0 += Q) {
-        if (QT == Q) {
-          transpose<R>(tile, r0, 0, &V(i0 + r0, col + 1 - Q), V.stride_0());
-        } else {  // two blocks into a line of each row in L1, then whole lines out
-          alignas(64) T lines[Q][2 * Q];
-          transpose<R>(tile, r0, 0, &lines[0][0], 2 * Q);
-          transpose<R>(tile, r0, Q, &lines[0][Q], 2 * Q);
-          for (int k = 0; k < Q; ++k) {
-            T* const to = &V(i0 + r0 + k, col + 1 - 2 * Q);
-            store(to, load(&lines[k][0]), true);
-            store(to + Q, load(&lines[k][Q]), true);
+          if (keep_in_range(a0[g], a1[g], ev[g])) continue;
+          alignas(32) int e[L];
+          alignas(32) float v0[L], v1[L];
+          _mm256_store_si256(reinterpret_cast<__m256i*>(e), ev[g]);
+          _mm256_store_ps(v0, __m256(a0[g]));
+          _mm256_store_ps(v1, __m256(a1[g]));
+          for (int l = 0; l < L; ++l) {
+            Scaled<float> t{v0[l], v1[l], e[l]};
+            keep_both_in_range(t);
+            v0[l] = t.u0, v1[l] = t.u1, e[l] = t.e;
           }
+          ev[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(e));
+          a0[g] = Vec<float>(_mm256_load_ps(v0));
+          a1[g] = Vec<float>(_mm256_load_ps(v1));
         }
+        scaled = true;
+        over   = false;
       }
     }
-    if (over || col + 1 == N) break;
   }
   if (!columns) {  // the tile's last columns, fewer than QT, one value at a time
     const int first = col + 1 - (col + 1) % QT;
@@ -445,10 +540,8 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
   }
   // (Non-temporal stores are fenced by the caller, once for many blocks.)
   for (int g = 0; g < G; ++g) {
-    for (int l = 0; l < L; ++l) {
-      u0[g * L + l] = number(a0[g], l);
-      u1[g * L + l] = number(a1[g], l);
-    }
+    unpack(a0[g], &u0[g * L]);
+    unpack(a1[g], &u1[g * L]);
   }
   return col;
 }
