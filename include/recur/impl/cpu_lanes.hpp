@@ -60,16 +60,13 @@ struct is_lane_scan<ThreeTermKernel<W, MemorySpace, NoPrefactor>>
 // level cache of a CPU socket; glibc's memset switches at a similar size).
 inline constexpr std::size_t stream_bytes = std::size_t(16) << 20;
 
-// Rows of a CPU lockstep block: where the vectors below run, 32 in float
-// (four vectors of 8 lanes) and 16 in double and double-double (four of 4),
-// so that four independent recurrences cover the latency of each step's
-// chain (with two float vectors, R = 16, a step waited on its own FMA); a
-// block's column is then two whole cache lines in float, one or two in
-// double. Else 8.
+// Rows of a CPU lockstep block: 16 where the vectors below run (a tile
+// column of 16 float or double is one or two whole cache lines; 32 float
+// rows, four vectors of 8, ran 1.2-1.5 times slower at M = 2^20, N = 32), else 8.
 template <class Scan>
 inline constexpr int cpu_block =
 #ifdef RECUR_IMPL_CPU_LANES
-    is_lane_scan<Scan>::value ? (std::is_same_v<typename Scan::number_type, float> ? 32 : 16) : 8;
+    is_lane_scan<Scan>::value ? 16 : 8;
 #else
     8;
 #endif
