@@ -174,12 +174,8 @@ inline Lanes<W> number_lanes(const Lane& lane) {
     return lanes<W>(lane);
   }
 }
-// (Templates over the vector type V, Vec<float> or Vec<double>.)
-template <class V>
-inline auto number(V v, int l) {
-  return v[l];
-}
 inline DoubleDouble number(const Pair& v, int l) { return {v.hi[l], v.lo[l]}; }
+// (Templates over the vector type V, Vec<float> or Vec<double>.)
 template <class V>
 inline V leading(V v) {
   return v;
