@@ -60,13 +60,20 @@ struct is_lane_scan<ThreeTermKernel<W, MemorySpace, NoPrefactor>>
 // level cache of a CPU socket; glibc's memset switches at a similar size).
 inline constexpr std::size_t stream_bytes = std::size_t(16) << 20;
 
-// Rows of a CPU lockstep block: 16 where the vectors below run (a tile
-// column of 16 float or double is one or two whole cache lines; 32 float
-// rows, four vectors of 8, ran 1.2-1.5 times slower at M = 2^20, N = 32), else 8.
+// Rows of a CPU lockstep block where the vectors below run: two vectors'
+// worth for three-term steps in double (8 rows: with four, x and the states
+// took 12 of the 16 registers, and the coefficients and temporaries spilled
+// the states to the stack: double Fast 1.7 and float Accurate 1.35 times
+// slower at M = 2^20, N = 32), else 16 (a tile column of 16 float or double
+// is one or two whole cache lines; 32 float rows ran 1.2-1.5 times slower,
+// and 8 double-double rows 1.6 times). 8 where the vectors do not run.
 template <class Scan>
 inline constexpr int cpu_block =
 #ifdef RECUR_IMPL_CPU_LANES
-    is_lane_scan<Scan>::value ? 16 : 8;
+    !is_lane_scan<Scan>::value ? 8
+    : std::is_same_v<typename Scan::number_type, double> && !std::is_same_v<Scan, PowerSumsScan>
+        ? 8
+        : 16;
 #else
     8;
 #endif
