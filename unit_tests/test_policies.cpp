@@ -98,7 +98,7 @@ TYPED_TEST(Policies, ThreadPerXWritesUnalignedColumnSlices) {
 
 // ThreadPerX on CPUs with AVX2 and FMA runs three-term rows without
 // prefactor (plain float or double, and double-double for double results)
-// and power sums in SIMD vectors, 16 rows a block (impl/cpu_lanes.hpp):
+// and power sums in SIMD vectors, 16 rows a block (8 for three-term steps in double; impl/cpu_lanes.hpp):
 // float lanes scale their states at the scaling limit themselves (He_n in
 // float passes it from n = 17 at |x| <= 1), the others hand the block to
 // the scalar lanes there; V with neither stride 1 (every other column of a

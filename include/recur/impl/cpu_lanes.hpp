@@ -63,8 +63,8 @@ inline constexpr std::size_t stream_bytes = std::size_t(16) << 20;
 // Rows of a CPU lockstep block where the vectors below run: two vectors'
 // worth for three-term steps in double (8 rows: with four, x and the states
 // took 12 of the 16 registers, and the coefficients and temporaries spilled
-// the states to the stack: double Fast 1.7 and float Accurate 1.35 times
-// slower at M = 2^20, N = 32), else 16 (a tile column of 16 float or double
+// the states to the stack: double Fast 1.4-1.9 and float Accurate 1.2-1.4
+// times slower at M = 2^20, N = 32), else 16 (a tile column of 16 float or double
 // is one or two whole cache lines; 32 float rows ran 1.2-1.5 times slower,
 // and 8 double-double rows 1.6 times). 8 where the vectors do not run.
 template <class Scan>
