@@ -297,9 +297,12 @@ struct ProductTables {
   bool chain = false;
   static constexpr int max_chain = 1 << 15;
   // Whether the kernel walks (the basis has a program and the kernel uses
-  // it: run_product_kernel), and on GPUs whether a team copies the program
-  // into its scratch (up to max_scratch_program steps).
-  bool walks = false, program_in_scratch = false;
+  // it: run_product_kernel); on GPUs only where a team's copy of the
+  // program (up to max_scratch_program steps) fits its shared memory.
+  bool walks = false;
+  // The samples a GPU thread walks (ProductBasisFunctor::walk_block): 1 or
+  // 2; a team is then block / lanes threads.
+  int lanes = 1;
   static constexpr std::size_t max_scratch_program = 2048;
 
   // A table's entries are `pitch` apart: B on CPUs; B + 1 on GPUs, so that
@@ -316,12 +319,12 @@ struct ProductTables {
   KOKKOS_FUNCTION ScratchView allocate(const team_member& team) const {
     return ScratchView(team.team_scratch(level), std::size_t(pitch()) * std::size_t(data.terms + 2));
   }
-  // The walk's program: the team's copy in scratch (made before fill's
-  // barrier: call this before fill), the one in global memory, or nullptr
-  // where the kernel does not walk.
+  // The walk's program: on GPUs the team's copy in shared memory (made
+  // before fill's barrier: call this before fill), on CPUs the one in
+  // memory; nullptr where the kernel does not walk.
   KOKKOS_FUNCTION const std::uint64_t* program(const team_member& team) const {
     if (!walks) return nullptr;
-    if (!program_in_scratch) return data.program.data();
+    if (one_thread) return data.program.data();
     const int steps = int(data.program.extent(0));
     auto* copy      = static_cast<std::uint64_t*>(
         team.team_scratch(level).get_shmem(sizeof(std::uint64_t) * std::size_t(steps)));
@@ -349,6 +352,10 @@ struct ProductTables {
       table(base_row + b) = base;
       table(ones_row + b) = S(1);
     });
+    // Two samples a thread where the walk takes two (lanes): b and b + half,
+    // their steps side by side (one load of each step's coefficients, two
+    // independent recurrences to hide each other's latency).
+    const bool pairs = !gradient && lanes == 2 && samples == block;
     for (int k = 0; k < d; ++k) {
       const int t0 = data.term_offset(k);
       const int n  = data.term_offset(k + 1) - t0;
@@ -358,21 +365,34 @@ struct ProductTables {
           Kokkos::View<const ThreeTermCoefficients<W>*, MemorySpace>(
               data.coefficients.data() + data.step_offset(k), std::size_t(n > 1 ? n - 1 : 0)),
           constant<W>(1.0), {}, data.large(k) != 0, data.zero_b(k) != 0};
+      S* const column = &table(std::size_t(t0) * pitch());
       if constexpr (one_thread && !gradient && !std::is_same_v<W, float>) {
         // A CPU thread: the block's steps side by side (plain_rows).
-        plain_rows(kernel, i0, k, samples, &table(std::size_t(t0) * pitch()), n);
-        for (int b = 0; b < samples; ++b) table(base_row + b) *= table(std::size_t(t0) * pitch() + b);
+        plain_rows(kernel, i0, k, samples, column, n);
+        for (int b = 0; b < samples; ++b) table(base_row + b) *= column[b];
+        continue;
+      }
+      if (pairs) {
+        const int half = samples / 2;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, half), [&](int h) {
+          const double x[2]     = {double(X(i0 + h, k)), double(X(i0 + h + half, k))};
+          S* const columns[2] = {column + h, column + h + half};
+          plain_columns<2>(kernel, x, columns, n);
+          table(base_row + h) *= columns[0][0];
+          table(base_row + h + half) *= columns[1][0];
+        });
         continue;
       }
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, samples), [&](int b) {
-        const Slice<S> values(&table(std::size_t(t0) * pitch() + b), pitch(), n);
-        const double x = double(X(i0 + b, k));
+        const double x[1] = {double(X(i0 + b, k))};
         if constexpr (gradient) {
-          kernel.fill(x, values, Slice<S>(&dtable(std::size_t(t0) * pitch() + b), pitch(), n));
+          kernel.fill(x[0], Slice<S>(column + b, pitch(), n),
+                      Slice<S>(&dtable(std::size_t(t0) * pitch() + b), pitch(), n));
         } else {
-          plain_column(kernel, x, values, n);
+          S* const columns[1] = {column + b};
+          plain_columns<1>(kernel, x, columns, n);
         }
-        table(base_row + b) *= values(0);  // 1, or NaN outside the domain
+        table(base_row + b) *= column[b];  // 1, or NaN outside the domain
       });
     }
     team.team_barrier();
@@ -443,31 +463,50 @@ struct ProductTables {
     for (int b = 0; b < samples; ++b)
       if (!plain[b]) kernel.fill(x[b], Slice<S>(out + b, pitch(), terms));
   }
-  // A GPU thread's sample (and a CPU's in W = float): its table by
-  // plain_rows' steps, without kernel.fill's checks, and by kernel.fill
-  // where a state passes Range<W>::limit or x needs checks: the same values
-  // (plain_rows says why).
-  template <class Kernel>
-  KOKKOS_FUNCTION void plain_column(const Kernel& kernel, double x, const Slice<S>& values,
-                                    int terms) const {
-    bool plain = !kernel.checks_every_step(x);
-    if (plain) {
-      typename Kernel::state_type s{kernel.initial, W{}, 0};
-      values(0)        = S(to_double(kernel.initial));
-      const auto steps = [&](auto zero_b) {
-        for (int n = 0; plain && n + 1 < terms; ++n) {
-          kernel.template advance_as<decltype(zero_b)::value>(x, kernel.load(n), s, BlockTag<true>{});
-          plain         = largest(s.u0) <= Range<W>::limit;
-          values(n + 1) = S(to_double(s.u0));
-        }
-      };
-      if (kernel.zero_b) {
-        steps(std::true_type{});
-      } else {
-        steps(std::false_type{});
-      }
+  // A GPU thread's L samples (1 or 2; and a CPU's one in W = float): the
+  // table of sample l, columns[l][n * pitch()] = p_n, by plain_rows' steps
+  // (each step's coefficients loaded once for the L samples), and by
+  // kernel.fill where a state passes Range<W>::limit or x needs checks: the
+  // same values (plain_rows says why).
+  template <int L, class Kernel>
+  KOKKOS_FUNCTION void plain_columns(const Kernel& kernel, const double (&x)[L],
+                                     S* const (&columns)[L], int terms) const {
+    static_assert(L == 1 || L == 2, "recur: one or two samples a thread");
+    typename Kernel::state_type s[L];
+    bool plain[L];
+    for (int l = 0; l < L; ++l) {
+      plain[l]      = !kernel.checks_every_step(x[l]);
+      s[l]          = {kernel.initial, W{}, 0};
+      columns[l][0] = S(to_double(kernel.initial));
     }
-    if (!plain) kernel.fill(x, values);
+    const std::size_t next = std::size_t(pitch());
+    const auto steps       = [&](auto zero_b) {
+      for (int n = 0; n + 1 < terms; ++n) {
+        // One sample stops at its first state past the limit (or does not
+        // start, where x needs checks): with two, both go on (a row that
+        // needs kernel.fill is rare, and filled again below).
+        if constexpr (L == 1) {
+          if (!plain[0]) break;
+        }
+        const auto step = kernel.load(n);
+        for (int l = 0; l < L; ++l) {
+          kernel.template advance_as<decltype(zero_b)::value>(x[l], step, s[l], BlockTag<true>{});
+          plain[l] = plain[l] && largest(s[l].u0) <= Range<W>::limit;
+          columns[l][std::size_t(n + 1) * next] = S(to_double(s[l].u0));
+        }
+      }
+    };
+    if (kernel.zero_b) {
+      steps(std::true_type{});
+    } else {
+      steps(std::false_type{});
+    }
+    // (Each sample's fill in its own code: with a loop over l the compiler
+    // kept the states in a stack array indexed at run time.)
+    if (!plain[0]) kernel.fill(x[0], Slice<S>(columns[0], pitch(), terms));
+    if constexpr (L == 2) {
+      if (!plain[1]) kernel.fill(x[1], Slice<S>(columns[1], pitch(), terms));
+    }
   }
   // On CPUs a team is one thread and holds up to host_block samples; it
   // keeps every function's values of `width` of them at a time in
@@ -523,38 +562,55 @@ struct ProductTables {
       if (e != skip) v *= table(std::size_t(data.factor_term(e)) * pitch() + b);
     return v;
   }
-  // The walk (ProductStructure::program) for sample b: visit(j, Psi_j) for
-  // every function, in the program's order. A step of the program is read
-  // one step ahead (`next`), so that its load does not wait for the
-  // product before it; the levels of the trie are the levels of this
-  // recursion, so that the path's values stay in registers. (On the H200,
-  // float, d = 5, p = 4, LayoutLeft, 2^22 samples: 0.66 ms, against 0.82
-  // for the recipes' four table entries a value, in
-  // perf_tests/product_walk_study.cu.)
-  template <class Visit>
+  // The walk (ProductStructure::program) for `lanes` samples b, b + 1, ...
+  // (1 or 2): visit(j + 1, v) for every function j, in the program's order,
+  // v[s] = Psi_j of sample b + s. A step of the program is read one step
+  // ahead (`next`), so that its load does not wait for the product before
+  // it; the levels of the trie are the levels of this recursion, so that the
+  // path's values stay in registers. Two samples a thread share the
+  // decoding of each step (one step, two values). (On the H200, float,
+  // d = 5, p = 4, LayoutLeft, 2^22 samples, in
+  // perf_tests/product_walk_study.cu: 0.66 ms with one sample a thread,
+  // 0.62 with two, against 0.82 for the recipes' four table entries a value.)
+  template <int lanes, class Visit>
   KOKKOS_FUNCTION void walk(const std::uint64_t* program, const ScratchView& table, int b,
                             const Visit& visit) const {
-    const S base = base_of(table, b);
-    if (data.root_column >= 0) visit(data.root_column, base);
-    int q                   = 0;
-    std::uint64_t next      = program[0];
-    const char* column      = reinterpret_cast<const char*>(table.data() + b);
-    const std::uint32_t gap = std::uint32_t(pitch()) * sizeof(S);  // bytes from a table to the next
-    walk_level<0>(program, q, next, data.roots, base, column, gap, visit);
+    S base[lanes];
+    for (int s = 0; s < lanes; ++s) base[s] = base_of(table, b + s);
+    if (data.root_column >= 0) visit(std::uint32_t(data.root_column + 1), base);
+    const char* column = reinterpret_cast<const char*>(table.data() + b);
+#ifdef __CUDA_ARCH__
+    // Level-0 team scratch is shared memory (the tables, and the program:
+    // run_product_kernel walks only there): said, so that their loads are
+    // shared loads with 32-bit addresses, not generic ones.
+    __builtin_assume(__isShared(column));
+    __builtin_assume(__isShared(program));
+#endif
+    std::uint32_t q    = 0;
+    std::uint64_t next = program[0];
+    walk_level<0>(program, q, next, std::uint32_t(data.roots), base, column,
+                  std::uint32_t(pitch() * sizeof(S)), visit);
   }
-  template <int level, class Visit>
-  KOKKOS_FUNCTION void walk_level(const std::uint64_t* program, int& q, std::uint64_t& next,
-                                  int count, S parent, const char* column, std::uint32_t gap,
-                                  const Visit& visit) const {
-    for (int c = 0; c < count; ++c) {
+  // One level of the trie: `count` nodes, each read from `next` (the one
+  // after it read into `next` at once). The arithmetic is 32-bit: in Nsight
+  // Compute the walk was bound by issuing instructions, the integer pipe the
+  // busiest, when its addresses were formed in 64 bits.
+  template <int level, int lanes, class Visit>
+  KOKKOS_FORCEINLINE_FUNCTION void walk_level(const std::uint64_t* program, std::uint32_t& q,
+                                              std::uint64_t& next, std::uint32_t count,
+                                              const S (&parent)[lanes], const char* column,
+                                              std::uint32_t gap, const Visit& visit) const {
+    for (std::uint32_t c = 0; c < count; ++c) {
       const std::uint64_t step = next;
       next                     = program[++q];
       const std::uint32_t low  = std::uint32_t(step);
-      const S v = parent * *reinterpret_cast<const S*>(column + std::uint64_t(low & 0xffffu) * gap);
-      const std::uint32_t function = std::uint32_t(step >> 32);
-      if (function != 0) visit(int(function - 1), v);
+      const S* t = reinterpret_cast<const S*>(column + std::uint64_t(low & 0xffffu) * gap);
+      S v[lanes];
+      for (int s = 0; s < lanes; ++s) v[s] = parent[s] * t[s];
+      const std::uint32_t function = std::uint32_t(step >> 32);  // j + 1, or 0
+      if (function != 0) visit(function, v);
       if constexpr (level + 1 < ProductStructure::max_depth)
-        walk_level<level + 1>(program, q, next, int(low >> 16), v, column, gap, visit);
+        walk_level<level + 1>(program, q, next, low >> 16, v, column, gap, visit);
     }
   }
 
@@ -584,6 +640,31 @@ struct ProductTables {
       v *= entry(hi & 0xffffu);
       v *= entry(hi >> 16);
     }
+    return v;
+  }
+  // Function j's recipe (words of 4 table numbers: 1 or 2) as the byte
+  // offsets of its factors in a sample's column of the tables, made once by
+  // a thread that makes j for many samples (ProductBasisFunctor::rows_block).
+  template <int words>
+  struct Recipe {
+    std::uint32_t at[4 * words];
+  };
+  template <int words>
+  KOKKOS_FUNCTION Recipe<words> recipe(int j) const {
+    Recipe<words> r;
+    const std::uint32_t gap = std::uint32_t(pitch()) * sizeof(S);
+    for (int w = 0; w < words; ++w) {
+      const std::uint64_t q = data.recipe(std::size_t(j) * words + std::size_t(w));
+      for (int f = 0; f < 4; ++f) r.at[4 * w + f] = std::uint32_t((q >> (16 * f)) & 0xffffu) * gap;
+    }
+    return r;
+  }
+  // value(table, b, j, base_of(table, b)) from j's recipe: the same product.
+  template <int words>
+  KOKKOS_FUNCTION S value(const ScratchView& table, int b, const Recipe<words>& r) const {
+    const char* t = reinterpret_cast<const char*>(table.data() + b);
+    S v           = base_of(table, b);
+    for (int f = 0; f < 4 * words; ++f) v *= *reinterpret_cast<const S*>(t + r.at[f]);
     return v;
   }
 };
@@ -717,16 +798,121 @@ struct ProductBasisFunctor {
 #endif
   }
 
+  // x, with the compiler kept from tracing it back to what it was made of
+  // (on GPUs: so that the walk's store address stays one multiply-add of
+  // the byte gap, not a recomputation from Psi's index and stride).
+  template <class U>
+  KOKKOS_FORCEINLINE_FUNCTION static void opaque(U& x) {
+#ifdef __CUDA_ARCH__
+    if constexpr (sizeof(U) == 4) {
+      asm volatile("" : "+r"(x));
+    } else {
+      asm volatile("" : "+l"(x));
+    }
+#else
+    (void)x;
+#endif
+  }
+
+  // at[0] = a, at[1] = b in one store (at: aligned to two T).
+  KOKKOS_FORCEINLINE_FUNCTION static void store_pair(char* at, T a, T b) {
+#ifdef __CUDA_ARCH__
+    // (A plain global store: at is in global memory.)
+    if constexpr (std::is_same_v<T, float>) {
+      asm("st.global.v2.f32 [%0], {%1, %2};" ::"l"(at), "f"(a), "f"(b));
+    } else {
+      asm("st.global.v2.f64 [%0], {%1, %2};" ::"l"(at), "d"(a), "d"(b));
+    }
+#else
+    reinterpret_cast<T*>(at)[0] = a;
+    reinterpret_cast<T*>(at)[1] = b;
+#endif
+  }
+
   // A block by the walk, where Psi's columns are contiguous: a thread a
-  // sample, each value stored where it is made (a warp's stores: one line
-  // of a column).
+  // sample, or on GPUs two adjacent samples (Tables::lanes) in a whole
+  // block, each value stored where it is made (a warp's stores: one line of
+  // a column; for two samples one 8- or 16-byte store a thread where the
+  // pair is aligned).
   KOKKOS_FUNCTION void walk_block(const team_member& team, const typename Tables::ScratchView& table,
                                   const std::uint64_t* program, std::int64_t first, int count) const {
-    const std::size_t next = Psi.stride_1();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int b) {
-      T* out = &Psi(first + b, 0);
-      tables.walk(program, table, b, [&](int j, S v) { out[std::size_t(j) * next] = T(v); });
-    });
+    // Function j's value at &Psi(i, 0) + j * stride bytes: one 32 x 32 ->
+    // 64-bit multiply-add an address where the stride fits 32 bits.
+    const std::uint64_t stride = std::uint64_t(Psi.stride_1()) * sizeof(T);
+    const std::uint64_t row    = std::uint64_t(Psi.stride_0()) * sizeof(T);  // sample to sample
+    const bool pairs = tables.lanes == 2 && count == tables.block;
+    const bool packed =
+        pairs && Psi.stride_0() == 1 && Psi.stride_1() % 2 == 0 &&
+        reinterpret_cast<std::uintptr_t>(Psi.data()) % (2 * sizeof(T)) == 0;
+    const auto run = [&](auto gap, auto lanes, auto pack) {
+      constexpr int n = decltype(lanes)::value;
+      opaque(gap);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count / n), [&](int h) {
+        const int b = h * n;
+        // Function j's value at out + (j + 1) * gap: one multiply-add.
+        const std::uintptr_t out = reinterpret_cast<std::uintptr_t>(&Psi(first + b, 0)) - gap;
+        tables.template walk<n>(program, table, b, [&](std::uint32_t function, const S(&v)[n]) {
+          char* const at = reinterpret_cast<char*>(out + std::uint64_t(function) * gap);
+#ifdef __CUDA_ARCH__
+          __builtin_assume(__isGlobal(at));  // (every space a GPU kernel writes is)
+#endif
+          if constexpr (decltype(pack)::value) {
+            store_pair(at, T(v[0]), T(v[1]));
+          } else {
+            for (int s = 0; s < n; ++s) *reinterpret_cast<T*>(at + s * row) = T(v[s]);
+          }
+        });
+      });
+    };
+    const auto with_gap = [&](auto gap) {
+      using one = std::integral_constant<int, 1>;
+      using two = std::integral_constant<int, 2>;
+      if (packed) {
+        run(gap, two{}, std::true_type{});
+      } else if (pairs) {
+        run(gap, two{}, std::false_type{});
+      } else {
+        run(gap, one{}, std::false_type{});
+      }
+    };
+    if (stride <= 0xffffffffu) {
+      with_gap(std::uint32_t(stride));
+    } else {
+      with_gap(stride);
+    }
+  }
+
+  // A block where Psi's rows are contiguous (LayoutRight): thread t makes
+  // function j = t mod P of samples t / P, t / P + s, ... (s = team size / P;
+  // where P is larger than the team, functions t, t + team size, ... of
+  // every sample), so that a warp stores one run of a row (of consecutive
+  // rows where they are adjacent) and a thread reads its functions' recipes
+  // once, not once a value.
+  KOKKOS_FUNCTION void rows_block(const team_member& team, const typename Tables::ScratchView& table,
+                                  std::int64_t first, int count) const {
+    const int size = team.team_size(), rank = team.team_rank();
+    const int samples = size >= P ? size / P : 1;  // a pass
+    const int lanes   = size >= P ? samples * P : size;
+    if (rank >= lanes) return;
+    const auto run = [&](auto words) {
+      constexpr int w = decltype(words)::value;
+      for (int j = rank % P; j < P; j += lanes) {
+        if constexpr (w == 0) {
+          for (int b = rank / P; b < count; b += samples)
+            Psi(first + b, j) = T(tables.value(table, b, j, tables.base_of(table, b)));
+        } else {
+          const auto recipe = tables.template recipe<w>(j);
+          for (int b = rank / P; b < count; b += samples) Psi(first + b, j) = T(tables.value(table, b, recipe));
+        }
+      }
+    };
+    if (tables.data.words == 1) {
+      run(std::integral_constant<int, 1>{});
+    } else if (tables.data.words == 2) {
+      run(std::integral_constant<int, 2>{});
+    } else {
+      run(std::integral_constant<int, 0>{});
+    }
   }
 
   KOKKOS_FUNCTION void operator()(const team_member& team) const {
@@ -790,21 +976,8 @@ struct ProductBasisFunctor {
           for (int j = 0; j < P; ++j, out += next) *out = T(tables.value(table, b, j, base));
         }
       });
-    } else if (!gradient && Psi.stride_1() == 1 && Psi.stride_0() == std::size_t(P)) {
-      T* const out     = &Psi(first, 0);
-      const int size   = team.team_size();
-      const int db     = size / P, dj = size % P;
-      const int values = count * P;
-      int q = team.team_rank(), b = q / P, j = q % P;
-      for (; q < values; q += size) {
-        out[q] = T(tables.value(table, b, j, tables.base_of(table, b)));
-        b += db;
-        j += dj;
-        if (j >= P) {
-          j -= P;
-          ++b;
-        }
-      }
+    } else if (!gradient && Psi.stride_1() == 1) {
+      rows_block(team, table, first, count);
     } else {
       for (int b = 0; b < count; ++b)
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, P), [&](int j) { store(b, j); });
@@ -853,7 +1026,9 @@ struct ProductSeriesFunctor {
       const int b = q % count, k = q / count;
       S sum = 0;
       if (tables.walks) {
-        tables.walk(program, table, b, [&](int j, S v) { sum += v * S(entry(C, j, k)); });
+        tables.template walk<1>(program, table, b, [&](std::uint32_t function, const S(&v)[1]) {
+          sum += v[0] * S(entry(C, int(function - 1), k));
+        });
       } else {
         const S base = tables.base_of(table, b);
         for (int j = 0; j < P; ++j) sum += tables.value(table, b, j, base) * S(entry(C, j, k));
@@ -864,14 +1039,16 @@ struct ProductSeriesFunctor {
 };
 
 // Runs `Functor` (made by make(tables)) over M samples: a team of up to
-// 128 threads and as many samples on GPUs, in scratch level 0 while
-// `tables_per_team` sets of tables fit, else level 1; one thread a team on
-// CPUs (Tables::host_samples samples, and their P values each). `walks`:
-// whether Functor walks the basis' program where it has one.
+// 128 samples on GPUs, in scratch level 0 while `tables_per_team` sets of
+// tables fit, else level 1, and as many threads, or half as many where
+// `lanes` is 2 and the kernel walks (two samples a thread); one thread a
+// team on CPUs (Tables::host_samples samples, and their P values each).
+// `walks`: whether Functor walks the basis' program where it has one.
 template <class S, class ExecSpace, class W, class XView, class Make>
 void run_product_kernel(const ExecSpace& space, const std::string& label,
                         const ProductBasisData<W, typename ExecSpace::memory_space>& data, S base,
-                        const XView& X, int P, int tables_per_team, bool walks, const Make& make) {
+                        const XView& X, int P, int tables_per_team, bool walks, int lanes,
+                        const Make& make) {
   using Tables = ProductTables<S, W, ExecSpace, XView>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const std::int64_t M = std::int64_t(X.extent(0));
@@ -883,15 +1060,20 @@ void run_product_kernel(const ExecSpace& space, const std::string& label,
   std::size_t extra = 0;  // scratch past the tables: the program
   if (!host) {
     const std::size_t budget  = std::size_t(Policy::scratch_size_max(0));
-    tables.program_in_scratch = tables.walks && data.program.extent(0) <= Tables::max_scratch_program;
-    if (tables.program_in_scratch) extra += sizeof(std::uint64_t) * data.program.extent(0) + 64;
-    // Blocks that fit scratch level 0: down to 32 samples, else level 1.
+    // The walk's program in shared memory too, where it fits.
+    if (tables.walks && data.program.extent(0) <= Tables::max_scratch_program)
+      extra += sizeof(std::uint64_t) * data.program.extent(0) + 64;
+    // Blocks that fit scratch level 0: down to 32 samples, else level 1,
+    // where the kernel does not walk.
     while (tables.block > 32 &&
            Tables::scratch_bytes(tables.block, data.terms, tables_per_team) + extra > budget)
       tables.block /= 2;
     if (Tables::scratch_bytes(tables.block, data.terms, tables_per_team) + extra > budget)
       tables.level = 1;
-    team = tables.block;
+    tables.walks = extra > 0 && tables.level == 0;
+    if (!tables.walks) extra = 0;
+    if (tables.walks && lanes == 2) tables.lanes = 2;
+    team = tables.block / tables.lanes;
   }
   const std::int64_t blocks = (M + tables.block - 1) / tables.block;
   std::size_t bytes = Tables::scratch_bytes(tables.block, data.terms, tables_per_team) + extra;
