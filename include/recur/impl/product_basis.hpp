@@ -8,14 +8,17 @@
 // tables, p^(k)_n(xi_k) / p^(k)_0 for every dimension k and n up to the
 // set's largest degree in k, into team scratch (a table per term, the B
 // samples side by side: no bank conflicts; ProductTables). Then:
-//  - GPUs (a team of up to 128 threads, a thread a sample): where Psi's
-//    columns are contiguous (LayoutLeft), the walk: depth first over the
-//    trie of the multi-indices, each value its parent's times one table
-//    entry, stored as it is made (ProductTables::walk; series sum them the
-//    same way). Elsewhere each value is the product of the table entries
-//    its multi-index names (only the dimensions of degree > 0: at most p
-//    factors, whatever d is), written in the order of Psi's memory
-//    (functions fastest for LayoutRight), so that the stores coalesce.
+//  - GPUs (a team of up to 128 samples): where Psi's columns are
+//    contiguous (LayoutLeft), the walk: depth first over the trie of the
+//    multi-indices (its program in shared memory), each value its parent's
+//    times one table entry, stored as it is made, two adjacent samples a
+//    thread (ProductTables::walk, ProductBasisFunctor::walk_block; series
+//    sum the values the same way, a sample a thread). Elsewhere each value
+//    is the product of the table entries its multi-index names (only the
+//    dimensions of degree > 0: at most p factors, whatever d is), written
+//    in the order of Psi's memory so that the stores coalesce: for
+//    LayoutRight a thread a function, its factors' offsets decoded once
+//    (ProductBasisFunctor::rows_block).
 //  - CPUs (a team is one thread): every function's values of the block, each
 //    from its parent's with one multiply (ProductTables::product), in runs
 //    over the samples that vectorize; columns stored from them, rows through
