@@ -222,6 +222,10 @@ void expect_fits(double tol) {
   }
   // Several TSQR levels (blocks of 256 rows: 20 000 -> 79 x 6 -> 2 x 6 -> 1).
   expect_fit_recovers<Space, T>(recur::LegendreNormalized{}, -1, 1, 20000, 6, 1, true, tol);
+  // 33 and 36 columns: every column tile of the GPU's warp QR (tiles of 8;
+  // 36 is the most it takes), with the data columns in the last tile.
+  expect_fit_recovers<Space, T>(recur::LegendreNormalized{}, -1, 1, 5000, 32, 1, true, tol);
+  expect_fit_recovers<Space, T>(recur::Legendre{}, -1, 1, 3000, 33, 3, false, tol);
   // Exactly determined, fewer rows than one block's triangle.
   expect_fit_recovers<Space, T>(recur::ChebyshevT{}, -1, 1, 7, 7, 1, false, 100 * tol);
   // Monomials of degree 15 on [0, 1]: condition number 1.4e11, so the normal

@@ -8,17 +8,25 @@
 // a time: a chunk B (64 x n) is filled 32 rows at a time (from a matrix, or
 // evaluated from x and y where they are read), and [R; B] is reduced to a
 // new R by n Householder reflections, each of which touches row k of R and
-// all of B (structured like LAPACK's tpqrt). Lane j holds column j of B in
-// registers (its 64 rows), so a reflector's dot product with the column and
-// its update are each 64 multiply-adds in one lane, with no reduction
-// across lanes: the reflector's own column travels through shared memory,
-// one warp-wide broadcast read per pair of rows. Columns beyond the 32nd (at
-// most warp_qr_max_tail; a fit's y columns when N = 32) are held by rows,
-// lane l holding rows l and l + 32, and their dot products are summed across
-// the warp with shuffles. Warps take chunks from a counter, each the next
-// one (so none is left with a last round while the others idle), and write
-// their triangles stacked; a next level reduces those, until one team is
-// left.
+// all of B (structured like LAPACK's tpqrt). Warps take chunks from a
+// counter, each the next one (so none is left with a last round while the
+// others idle), and write their triangles stacked; a next level reduces
+// those, until one team is left.
+//
+// Two ways to apply the reflections, chosen by the device code:
+// - sm_80 and later (tensor_chunks): in panels of 8 columns. Four lanes share
+//   a column (16 rows each) for the panel's reflections; the later columns
+//   take the whole panel at once as a block reflector I - V T V^T (compact
+//   WY), three small matrix products on the FP64 tensor cores (mma.sync
+//   m8n8k4), with B held in registers in the products' own operand layout.
+// - before (lane_chunks): one reflection at a time over all columns. Lane j
+//   holds column j of B in registers (its 64 rows), so a reflector's dot
+//   product with the column and its update are each 64 multiply-adds in one
+//   lane, with no reduction across lanes: the reflector's own column travels
+//   through shared memory, one warp-wide broadcast read per pair of rows.
+//   Columns beyond the 32nd (at most warp_qr_max_tail; a fit's y columns
+//   when N = 32) are held by rows, lane l holding rows l and l + 32, and
+//   their dot products are summed across the warp with shuffles.
 //
 // Each reflection (WarpQRReflection) has alpha = R(k, k) and x = B(:, k);
 // x = 0 is the identity.
@@ -52,9 +60,29 @@ KOKKOS_INLINE_FUNCTION std::size_t warp_qr_half(int n) {
   return columns > std::size_t(warp_qr_rows) ? columns : std::size_t(warp_qr_rows);
 }
 
-// Shared memory per team: half a chunk and the n x n triangle.
+// The tensor-core path (sm_80 and later): chunks of mma_qr_rows rows, the
+// columns in tiles of 8 (n padded to ld = 8 tiles), the triangle ld x ld.
+inline constexpr int mma_qr_rows      = 64;
+inline constexpr int mma_qr_max_tiles = (warp_qr_lanes + warp_qr_max_tail + 7) / 8;
+
+KOKKOS_INLINE_FUNCTION int mma_qr_ld(int n) { return (n + 7) / 8 * 8; }
+
+// Doubles of the tensor path's work area: half a chunk while it is read
+// (n columns of 33), then a panel's reflectors (rows x 8), the reflector's
+// column (rows), Y^T Y (8 x 8), and the reflections' f and tau (8 each).
+KOKKOS_INLINE_FUNCTION std::size_t mma_qr_work(int n) {
+  const std::size_t half  = std::size_t(n) * (warp_qr_lanes + 1);
+  const std::size_t panel = std::size_t(mma_qr_rows) * 9 + 64 + 16;
+  return half > panel ? half : panel;
+}
+
+// Shared memory per team, the larger of the two paths' (which one runs is
+// the device code's choice): half a chunk and the n x n triangle, or the
+// work area and the ld x ld triangle.
 inline std::size_t warp_qr_scratch_bytes(int n) {
-  return sizeof(double) * (warp_qr_half(n) + std::size_t(n) * n) + 16;
+  const std::size_t lanes_path  = warp_qr_half(n) + std::size_t(n) * n;
+  const std::size_t tensor_path = mma_qr_work(n) + std::size_t(mma_qr_ld(n)) * mma_qr_ld(n);
+  return sizeof(double) * std::max(lanes_path, tensor_path) + 16;
 }
 
 // The reflection I - tau v v^T, v = (1, x f), that takes (alpha, x) to
@@ -95,6 +123,8 @@ struct WarpQR {
   static constexpr int halves = rows / lanes;
   static constexpr int stride = lanes + 1;
   static constexpr int tails  = warp_qr_max_tail;
+  static constexpr int Rows   = mma_qr_rows;  // the tensor path's chunk
+  static_assert(Rows % lanes == 0, "the tensor path reads a chunk 32 rows at a time");
 
   Source source;
   Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::CudaSpace> R;  // (teams n) x n
@@ -108,10 +138,29 @@ struct WarpQR {
     for (int m = lanes / 2; m >= 1; m /= 2) p += __shfl_xor_sync(0xffffffffu, p, m);
     return p;
   }
-#endif
 
-  KOKKOS_FUNCTION void operator()(const Team& team) const {
-#ifdef __CUDA_ARCH__
+  // The next chunk for this warp (the same on every lane), from the counter.
+  __device__ std::int64_t take(int lane) const {
+    std::int64_t c = 0;
+    if (lane == 0) c = Kokkos::atomic_fetch_add(&next(), std::int64_t(1));
+    return __shfl_sync(0xffffffffu, c, 0);
+  }
+
+  // The warp's triangle (row stride ld) into R, and the refused rows counted.
+  __device__ void finish(const Team& team, const double* triangle, int ld,
+                         std::int64_t refused) const {
+    __syncwarp();
+    const int lane           = team.team_rank();
+    const std::int64_t out0 = std::int64_t(team.league_rank()) * n;
+    for (int e = lane; e < n * n; e += lanes) R(out0 + e / n, e % n) = triangle[(e / n) * ld + e % n];
+#pragma unroll
+    for (int m = lanes / 2; m >= 1; m /= 2) refused += __shfl_xor_sync(0xffffffffu, refused, m);
+    if (lane == 0 && refused > 0) Kokkos::atomic_add(&bad(), refused);
+  }
+
+  // Before sm_80: lane j holds column j of a 64-row chunk, one reflection at
+  // a time (the file's overview).
+  __device__ void lane_chunks(const Team& team) const {
     const int lane   = team.team_rank();
     const int owned  = n < lanes ? n : lanes;
     const int tail   = n - owned;
@@ -127,9 +176,7 @@ struct WarpQR {
     for (;;) {
       // Chunks go to whichever warp is free: no warp is left with a last
       // round of chunks while others idle, however many fit on the GPU.
-      std::int64_t c = 0;
-      if (lane == 0) c = Kokkos::atomic_fetch_add(&next(), std::int64_t(1));
-      c = __shfl_sync(0xffffffffu, c, 0);
+      const std::int64_t c = take(lane);
       if (c >= chunks) break;
       double b[rows];             // column `lane` of the chunk
       double t[halves][tails];    // rows lane, lane + 32 of the columns beyond the 32nd
@@ -235,12 +282,195 @@ struct WarpQR {
         if (lane == 0) triangle[k * n + k] = beta;
       }
     }
-    __syncwarp();
-    const std::int64_t out0 = std::int64_t(team.league_rank()) * n;
-    for (int e = lane; e < n * n; e += lanes) R(out0 + e / n, e % n) = triangle[e];
+    finish(team, triangle, n, refused);
+  }
+
+#if __CUDA_ARCH__ >= 800
+  // D = A B + C for an 8 x 4 by 4 x 8 product on the tensor cores (FP64): lane
+  // l holds A(l / 4, l % 4), B(l % 4, l / 4), C and D (l / 4, 2 (l % 4) + {0, 1}).
+  static __device__ void mma(double& d0, double& d1, double a, double b, double c0, double c1) {
+    asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%4, %5};"
+        : "=d"(d0), "=d"(d1)
+        : "d"(a), "d"(b), "d"(c0), "d"(c1));
+  }
+
+  // sm_80 and later: [R; B] reduced a panel of 8 columns at a time (LAPACK's
+  // tpqrt with blocks of 8). The chunk B (Rows x n, columns padded to tiles of
+  // 8) lives in registers as the accumulator tiles of B^T: lane l = 4 c + q
+  // holds b[t][u][r] = B(8 u + 2 q + r, 8 t + c). A panel's reflections are
+  // made as in the lanes' path, but each column is shared by four lanes (16
+  // rows each, dot products summed over the four) and its reflector y_k stays
+  // where the column was; T of the panel's block reflector I - V T V^T,
+  // V = [I; Y], comes from Y^T Y (one more product) and the taus, each lane
+  // solving for its own column of T. The later columns then take the
+  // whole panel at once, on the tensor cores: W^T = R(panel, J)^T + B(:, J)^T Y
+  // (B^T's tiles are the products' A operand as they lie, the panel's tile
+  // their B operand: the rows are the sum index, in any order that both
+  // share), W^T := W^T T, R(panel, J) -= W, B(:, J)^T -= W^T Y^T.
+  __device__ void tensor_chunks(const Team& team) const {
+    constexpr int U        = Rows / 8;  // row tiles of a chunk
+    constexpr int P        = mma_qr_max_tiles;
+    const int lane         = team.team_rank();
+    const int c            = lane >> 2;
+    const int q            = lane & 3;
+    const int tiles        = (n + 7) / 8;
+    const int ld           = 8 * tiles;
+    double* work           = static_cast<double*>(
+        team.team_scratch(0).get_shmem_aligned(sizeof(double) * mma_qr_work(n), 16));
+    double* triangle       = static_cast<double*>(
+        team.team_scratch(0).get_shmem(sizeof(double) * std::size_t(ld) * ld));
+    double* ybuf           = work;               // Rows x 8: the panel's reflectors
+    double2* xcol          = reinterpret_cast<double2*>(work + Rows * 8);  // the reflector's column
+    double* gram           = work + Rows * 9;    // 8 x 8: Y^T Y
+    double* scale          = gram + 64;          // 8: f of each reflection (y_k = f x)
+    double* taus           = scale + 8;          // 8: tau of each reflection
+    for (int e = lane; e < ld * ld; e += lanes) triangle[e] = 0;
+    std::int64_t refused      = 0;
+    const std::int64_t chunks = (source.rows() + Rows - 1) / Rows;
+    for (;;) {
+      const std::int64_t chunk = take(lane);
+      if (chunk >= chunks) break;
+      double b[P][U][2];
 #pragma unroll
-    for (int m = lanes / 2; m >= 1; m /= 2) refused += __shfl_xor_sync(0xffffffffu, refused, m);
-    if (lane == 0 && refused > 0) Kokkos::atomic_add(&bad(), refused);
+      for (int h = 0; h < Rows / lanes; ++h) {
+        __syncwarp();
+        if (!source.fill(chunk * Rows + h * lanes + lane, work + lane, stride, n)) ++refused;
+        __syncwarp();
+#pragma unroll
+        for (int t = 0; t < P; ++t) {
+          const int column = 8 * t + c;
+#pragma unroll
+          for (int u = 0; u < 4; ++u)
+#pragma unroll
+            for (int r = 0; r < 2; ++r)
+              b[t][4 * h + u][r] = column < n ? work[column * stride + 8 * u + 2 * q + r] : 0.0;
+        }
+      }
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        if (p >= tiles) break;
+        __syncwarp();
+        if (lane < 8) scale[lane] = 0, taus[lane] = 0;
+        const int width = n - 8 * p < 8 ? n - 8 * p : 8;
+        for (int i = 0; i < width; ++i) {
+          const int k = 8 * p + i;
+          __syncwarp();
+          if (c == i) {
+#pragma unroll
+            for (int u = 0; u < U; ++u) xcol[4 * u + q] = make_double2(b[p][u][0], b[p][u][1]);
+          }
+          __syncwarp();
+          double x[U][2];
+          double d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+#pragma unroll
+          for (int u = 0; u < U; u += 2) {
+            const double2 x0 = xcol[4 * u + q], x1 = xcol[4 * u + 4 + q];
+            x[u][0] = x0.x, x[u][1] = x0.y, x[u + 1][0] = x1.x, x[u + 1][1] = x1.y;
+            d0 += x0.x * b[p][u][0];
+            d1 += x0.y * b[p][u][1];
+            d2 += x1.x * b[p][u + 1][0];
+            d3 += x1.y * b[p][u + 1][1];
+          }
+          double d = (d0 + d1) + (d2 + d3);
+          d += __shfl_xor_sync(0xffffffffu, d, 1);
+          d += __shfl_xor_sync(0xffffffffu, d, 2);
+          // Column c's dot product with column k; column k's is its sum of squares.
+          const double sigma = __shfl_sync(0xffffffffu, d, 4 * i);
+          if (sigma == 0) continue;  // x = 0: the identity (tau = 0)
+          const double alpha = triangle[k * ld + k];
+          const double own   = triangle[k * ld + 8 * p + c];
+          __syncwarp();
+          const auto [beta, tau, f] = WarpQRReflection(alpha, sigma);
+          // The later columns of the panel take the reflection; column k
+          // keeps x until the panel ends (then y_k = f x).
+          const bool later = c > i;
+          const double w   = own + f * d;
+          if (later && q == 0) triangle[k * ld + 8 * p + c] = own - tau * w;
+          const double g = later ? tau * w * f : 0.0;
+#pragma unroll
+          for (int u = 0; u < U; ++u) {
+            b[p][u][0] -= g * x[u][0];
+            b[p][u][1] -= g * x[u][1];
+          }
+          if (lane == 4 * i) triangle[k * ld + k] = beta, scale[i] = f, taus[i] = tau;
+        }
+        __syncwarp();
+        const double fc = scale[c];
+#pragma unroll
+        for (int u = 0; u < U; ++u) b[p][u][0] *= fc, b[p][u][1] *= fc;
+        if (p + 1 >= tiles) break;
+        // G = Y^T Y on the tensor cores (lane: G(c, 2 q + {0, 1})), and Y
+        // for the products with Y^T.
+        double g0 = 0, g1 = 0;
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          mma(g0, g1, b[p][u][0], b[p][u][0], g0, g1);
+          mma(g0, g1, b[p][u][1], b[p][u][1], g0, g1);
+        }
+        gram[c * 8 + 2 * q]     = g0;
+        gram[c * 8 + 2 * q + 1] = g1;
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          ybuf[(8 * u + 2 * q) * 8 + c]     = b[p][u][0];
+          ybuf[(8 * u + 2 * q + 1) * 8 + c] = b[p][u][1];
+        }
+        __syncwarp();
+        // Column c of T, from T^-1 = diag(1 / tau) + the strict upper part of
+        // G (Y^T Y = V^T V - I; dlarfg's tau = 2 / v^T v): T(c, c) = tau_c,
+        // T(i, c) = -tau_i sum_{j > i} G(i, j) T(j, c), zero below.
+        double tc[8], sum[8];
+#pragma unroll
+        for (int i = 0; i < 8; ++i) sum[i] = 0;
+#pragma unroll
+        for (int j = 7; j >= 0; --j) {
+          const double tj = j > c ? 0.0 : j == c ? taus[j] : -taus[j] * sum[j];
+          tc[j]           = tj;
+#pragma unroll
+          for (int i = 0; i < j; ++i) sum[i] += gram[i * 8 + j] * tj;
+        }
+        const double t0 = q == 0 ? tc[0] : q == 1 ? tc[2] : q == 2 ? tc[4] : tc[6];
+        const double t1 = q == 0 ? tc[1] : q == 1 ? tc[3] : q == 2 ? tc[5] : tc[7];
+        double yt[U][2];  // Y(8 u + c, 2 q + s): Y^T as a B operand
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          const double2 y = *reinterpret_cast<const double2*>(ybuf + (8 * u + c) * 8 + 2 * q);
+          yt[u][0] = y.x, yt[u][1] = y.y;
+        }
+#pragma unroll
+        for (int t = p + 1; t < P; ++t) {
+          if (t >= tiles) break;
+          double* r0      = triangle + (8 * p + 2 * q) * ld + 8 * t + c;
+          const double a0 = r0[0], a1 = r0[ld];
+          // W^T(c, 2 q + {0, 1}) for the columns 8 t + c.
+          double w0 = a0, w1 = a1;
+#pragma unroll
+          for (int u = 0; u < U; ++u) {
+            mma(w0, w1, b[t][u][0], b[p][u][0], w0, w1);
+            mma(w0, w1, b[t][u][1], b[p][u][1], w0, w1);
+          }
+          double v0, v1;
+          mma(v0, v1, w0, t0, 0.0, 0.0);
+          mma(v0, v1, w1, t1, v0, v1);
+          r0[0]  = a0 - v0;
+          r0[ld] = a1 - v1;
+#pragma unroll
+          for (int u = 0; u < U; ++u) {
+            mma(b[t][u][0], b[t][u][1], -v0, yt[u][0], b[t][u][0], b[t][u][1]);
+            mma(b[t][u][0], b[t][u][1], -v1, yt[u][1], b[t][u][0], b[t][u][1]);
+          }
+        }
+      }
+    }
+    finish(team, triangle, ld, refused);
+  }
+#endif
+#endif
+
+  KOKKOS_FUNCTION void operator()(const Team& team) const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    tensor_chunks(team);
+#elif defined(__CUDA_ARCH__)
+    lane_chunks(team);
 #else
     (void)team;
 #endif
