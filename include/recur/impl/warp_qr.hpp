@@ -150,9 +150,10 @@ struct WarpQR {
   __device__ void finish(const Team& team, const double* triangle, int ld,
                          std::int64_t refused) const {
     __syncwarp();
-    const int lane           = team.team_rank();
+    const int lane          = team.team_rank();
     const std::int64_t out0 = std::int64_t(team.league_rank()) * n;
-    for (int e = lane; e < n * n; e += lanes) R(out0 + e / n, e % n) = triangle[(e / n) * ld + e % n];
+    for (int e = lane; e < n * n; e += lanes)
+      R(out0 + e / n, e % n) = triangle[(e / n) * ld + e % n];
 #pragma unroll
     for (int m = lanes / 2; m >= 1; m /= 2) refused += __shfl_xor_sync(0xffffffffu, refused, m);
     if (lane == 0 && refused > 0) Kokkos::atomic_add(&bad(), refused);
