@@ -173,3 +173,24 @@ TEST(Policies, StagedRefusesDerivativesByName) {
 }
 
 }  // namespace policies_test
+
+// Non-temporal stores only of whole, aligned cache lines: a block's piece of
+// a column (rows x sizeof(T)) or a whole row. Half lines (float results of 8
+// double lanes) ran 20 times slower than plain stores on an Intel CPU.
+TEST(Policies, StreamsOnlyWholeCacheLines) {
+  using Host = Kokkos::HostSpace;
+  const std::size_t M = std::size_t(1) << 22;  // 16 MiB of floats: large enough
+  Kokkos::View<float**, Kokkos::LayoutLeft, Host> columns("columns", M, 2);
+  EXPECT_FALSE(recur::impl::streams(columns, 8));   // 32 bytes a column
+  EXPECT_TRUE(recur::impl::streams(columns, 16));   // 64 bytes
+  Kokkos::View<double**, Kokkos::LayoutLeft, Host> doubles("doubles", M, 2);
+  EXPECT_TRUE(recur::impl::streams(doubles, 8));
+  Kokkos::View<float**, Kokkos::LayoutLeft, Host> odd("odd", M + 8, 2);  // columns 32 bytes off
+  EXPECT_FALSE(recur::impl::streams(odd, 16));
+  Kokkos::View<float**, Kokkos::LayoutRight, Host> rows("rows", M, 16);  // 64-byte rows
+  EXPECT_TRUE(recur::impl::streams(rows, 8));
+  Kokkos::View<float**, Kokkos::LayoutRight, Host> short_rows("short rows", M, 8);
+  EXPECT_FALSE(recur::impl::streams(short_rows, 8));
+  Kokkos::View<float**, Kokkos::LayoutLeft, Host> small("small", 1024, 32);
+  EXPECT_FALSE(recur::impl::streams(small, 16));
+}

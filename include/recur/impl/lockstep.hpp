@@ -295,7 +295,7 @@ void lockstep_rows(const ExecSpace& space, const std::string& label, const XView
   const std::int64_t items    = ((M + B - 1) / B + per_item - 1) / per_item;
   Kokkos::parallel_for(
       label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, Bounds>(space, 0, items),
-      LockstepRows<B, !host, T, Scan, XView, VView>{scan, x, V, host && streams(V), per_item});
+      LockstepRows<B, !host, T, Scan, XView, VView>{scan, x, V, host && streams(V, B), per_item});
 }
 
 }  // namespace recur::impl
