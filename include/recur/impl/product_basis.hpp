@@ -512,13 +512,16 @@ struct ProductTables {
     }
   }
   // On CPUs a team is one thread and holds up to host_block samples; it
-  // keeps every function's values of `width` of them at a time in
-  // `products` (P x width): all of the block's, or runs of row_run samples
-  // for rows contiguous in memory.
+  // keeps every function's values of all of them in `products` (P x width,
+  // width the block, plus row_pad where rows are contiguous in memory: they
+  // are read across the functions, and a width of 512 doubles, 4 KiB, put
+  // those reads in the same cache sets). Rows are stored in runs of row_run
+  // samples.
   static constexpr bool one_thread =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
   static constexpr int host_block = 512;
   static constexpr int row_run    = 32;
+  static constexpr int row_pad    = 4;
 
   // The host's samples a team: up to 512, where their P values stay within
   // 512 KiB (half a core's L2 cache here), at least 8.
@@ -758,8 +761,10 @@ struct ProductBasisFunctor {
   // A CPU thread's block: a function at a time over the block's samples
   // (Tables::product). Columns contiguous: each function's values of the
   // block are one run of Psi's column, stored from them (copy_out). Rows
-  // contiguous: runs of row_run samples, turned into rows (store_rows) in a
-  // staging buffer, then stored. Streamed where Psi is large (copy_out);
+  // contiguous: the same values, then runs of row_run samples turned into
+  // rows (store_rows) in a staging buffer and stored (whole-block products
+  // and padded width: double 77-79 against 89-92 ms at M = 2^20, d = 5,
+  // p = 4, float unchanged at 56-60). Streamed where Psi is large (copy_out);
   // other strides are stored one value at a time.
   KOKKOS_FUNCTION void host_block(const typename Tables::team_member& team,
                   const typename Tables::ScratchView& table,
@@ -769,6 +774,7 @@ struct ProductBasisFunctor {
     const bool columns = !rows && (Psi.stride_0() == 1 || Psi.extent(0) == 1);
     const bool stream  = Psi.span() * sizeof(T) >= stream_bytes;
     constexpr int run = Tables::row_run;
+    constexpr int pad = Tables::row_pad;
     T* stage = static_cast<T*>(
         team.team_scratch(tables.level).get_shmem(sizeof(T) * std::size_t(run) * std::size_t(P)));
     if (!rows) {
@@ -782,12 +788,13 @@ struct ProductBasisFunctor {
         }
       }
     } else {
-      const auto products = tables.allocate_products(team, P, run);
+      const int width = block + pad;
+      const auto products = tables.allocate_products(team, P, width);
       const bool adjacent = Psi.stride_0() == std::size_t(P);  // rows one after the other
+      for (int j = 0; j < P; ++j) tables.product(table, products, width, 0, count, j);
       for (int b0 = 0; b0 < count; b0 += run) {
         const int n = count - b0 < run ? count - b0 : run;
-        for (int j = 0; j < P; ++j) tables.product(table, products, run, b0, n, j);
-        store_rows(&products(0), run, n, stage, std::size_t(P));
+        store_rows(&products(b0), width, n, stage, std::size_t(P));
         if (adjacent) {
           copy_out(&Psi(first + b0, 0), stage, std::size_t(n) * P, stream);
         } else {
@@ -1084,7 +1091,8 @@ void run_product_kernel(const ExecSpace& space, const std::string& label,
   // buffer for the runs it stores (ProductBasisFunctor::host_block).
   tables.chain = host && P <= Tables::max_chain;
   if (tables.chain)
-    bytes += Tables::ScratchView::shmem_size(std::size_t(tables.block) * std::size_t(P)) +
+    bytes += Tables::ScratchView::shmem_size(std::size_t(tables.block + Tables::row_pad) *
+                                             std::size_t(P)) +
              sizeof(double) * std::size_t(Tables::row_run) * std::size_t(P) + 64;
   Kokkos::parallel_for(label,
                        Policy(space, int(blocks), team)
