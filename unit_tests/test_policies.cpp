@@ -179,18 +179,21 @@ TEST(Policies, StagedRefusesDerivativesByName) {
 // double lanes) ran 20 times slower than plain stores on an Intel CPU.
 TEST(Policies, StreamsOnlyWholeCacheLines) {
   using Host = Kokkos::HostSpace;
-  const std::size_t M = std::size_t(1) << 22;  // 16 MiB of floats: large enough
-  Kokkos::View<float**, Kokkos::LayoutLeft, Host> columns("columns", M, 2);
+  const auto uninitialized = [](const char* label) {
+    return Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing);
+  };
+  const std::size_t M = std::size_t(1) << 21;  // x 2 columns: the 16 MiB that streams
+  Kokkos::View<float**, Kokkos::LayoutLeft, Host> columns(uninitialized("columns"), M, 2);
   EXPECT_FALSE(recur::impl::streams(columns, 8));   // 32 bytes a column
   EXPECT_TRUE(recur::impl::streams(columns, 16));   // 64 bytes
-  Kokkos::View<double**, Kokkos::LayoutLeft, Host> doubles("doubles", M, 2);
+  Kokkos::View<double**, Kokkos::LayoutLeft, Host> doubles(uninitialized("doubles"), M, 1);
   EXPECT_TRUE(recur::impl::streams(doubles, 8));
-  Kokkos::View<float**, Kokkos::LayoutLeft, Host> odd("odd", M + 8, 2);  // columns 32 bytes off
-  EXPECT_FALSE(recur::impl::streams(odd, 16));
-  Kokkos::View<float**, Kokkos::LayoutRight, Host> rows("rows", M, 16);  // 64-byte rows
-  EXPECT_TRUE(recur::impl::streams(rows, 8));
-  Kokkos::View<float**, Kokkos::LayoutRight, Host> short_rows("short rows", M, 8);
+  Kokkos::View<float**, Kokkos::LayoutLeft, Host> odd(uninitialized("odd"), M + 8, 2);
+  EXPECT_FALSE(recur::impl::streams(odd, 16));      // columns 32 bytes off a line
+  Kokkos::View<float**, Kokkos::LayoutRight, Host> rows(uninitialized("rows"), M / 4, 16);
+  EXPECT_TRUE(recur::impl::streams(rows, 8));       // 64-byte rows
+  Kokkos::View<float**, Kokkos::LayoutRight, Host> short_rows(uninitialized("short"), M / 2, 8);
   EXPECT_FALSE(recur::impl::streams(short_rows, 8));
-  Kokkos::View<float**, Kokkos::LayoutLeft, Host> small("small", 1024, 32);
-  EXPECT_FALSE(recur::impl::streams(small, 16));
+  Kokkos::View<float**, Kokkos::LayoutLeft, Host> small(uninitialized("small"), 1024, 32);
+  EXPECT_FALSE(recur::impl::streams(small, 16));    // in cache: plain stores
 }
