@@ -270,7 +270,7 @@ void evaluate_product(const ExecSpace& space, const ProductBasis& basis, const X
                         prepared.first, S(prepared.second), X, basis.size(), Functor::gradient ? 2 : 1,
                         // The walk: values, where Psi's columns are contiguous;
                         // on GPUs two samples a thread.
-                        !Functor::gradient && samples_fastest, 2, [&](const Tables& tables) {
+                        Functor::may_walk && samples_fastest, 2, [&](const Tables& tables) {
                           return Functor{tables, Psi, dPsi, basis.size(), samples_fastest};
                         });
 }

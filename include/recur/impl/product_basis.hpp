@@ -68,11 +68,11 @@ struct ProductBasisData {
   // Recipes (ProductStructure): P x words; words = 0 where the set has none.
   Kokkos::View<std::uint64_t*, MemorySpace> recipe;
   int words = 0;
-  // The walk (ProductStructure::program): program.size() - 1 steps and a
-  // trailing 0; walkable = false where the set has none.
+  // The walk (ProductStructure::program): program.size() - 2 steps and two
+  // trailing 0s; walkable = false where the set has none.
   Kokkos::View<std::uint64_t*, MemorySpace> program;
   int roots = 0, root_column = -1;
-  bool walkable = false;
+  bool walkable = false, closed = false;
   int terms = 0;  // all dimensions' terms, the tables per sample
 };
 
@@ -101,9 +101,13 @@ struct ProductStructure {
   // root_column: the function of alpha = 0, or -1. Empty where the walk does
   // not apply: paths longer than max_depth (functions with more non-zero
   // entries), or too many tables or children for 16 bits.
+  // closed: every node is a function (every prefix of a multi-index's
+  // non-zero entries is in the set, as in total, tensor and hyperbolic
+  // sets): the walk stores at every step.
   static constexpr int max_depth = 8;
   std::vector<std::uint64_t> program;
   int roots = 0, root_column = -1;
+  bool closed = false;
 
   explicit ProductStructure(const MultiIndexSet& set) {
     const int d = set.dimension(), P = set.size();
@@ -192,8 +196,11 @@ struct ProductStructure {
         nodes[std::size_t(at)].column = j;
       }
     }
-    for (const Node& node : nodes)
-      if (node.children.size() > 0xffff) return;
+    closed = true;
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+      if (nodes[n].children.size() > 0xffff) return;
+      if (n > 0 && nodes[n].column < 0) closed = false;
+    }
     program.reserve(nodes.size());
     // Depth first, iteratively: the nodes to visit.
     std::vector<int> stack(nodes[0].children.rbegin(), nodes[0].children.rend());
@@ -204,7 +211,8 @@ struct ProductStructure {
                         (std::uint64_t(node.column + 1) << 32));
       stack.insert(stack.end(), node.children.rbegin(), node.children.rend());
     }
-    program.push_back(0);  // read ahead by the last step
+    program.push_back(0);  // read ahead by the last steps
+    program.push_back(0);
     roots = int(nodes[0].children.size());
   }
 };
@@ -272,6 +280,7 @@ ProductBasisData<W, typename ExecSpace::memory_space> make_product_basis_data(
   data.roots       = structure.roots;
   data.root_column = structure.root_column;
   data.walkable    = !structure.program.empty();
+  data.closed      = structure.closed;
   // The host buffer must outlive the (possibly asynchronous) copy.
   fence(space, "recur::evaluate: product basis upload");
   return data;
@@ -308,19 +317,25 @@ struct ProductTables {
   int lanes = 1;
   static constexpr std::size_t max_scratch_program = 2048;
 
-  // A table's entries are `pitch` apart: B on CPUs; B + 1 on GPUs, so that
+  // A table's entries are `pitch` apart: B on CPUs; on GPUs B + 1, so that
   // threads reading different tables of one sample (a function each) read
-  // different shared-memory banks.
-  static KOKKOS_FUNCTION int pitch_of(int block) { return one_thread ? block : block + 1; }
-  KOKKOS_FUNCTION int pitch() const { return pitch_of(block); }
+  // different shared-memory banks, except where threads walk two adjacent
+  // samples (lanes = 2): B, so that a thread's two entries of a table are
+  // one aligned pair, one 16-byte load.
+  static KOKKOS_FUNCTION int pitch_of(int block, int lanes) {
+    return one_thread || lanes == 2 ? block : block + 1;
+  }
+  KOKKOS_FUNCTION int pitch() const { return pitch_of(block, lanes); }
   // Scratch for `tables` sets of tables (values, and derivatives): the
-  // terms, the base and a table of ones (recipes' padding).
+  // terms, the base and a table of ones (recipes' padding), each set
+  // aligned to 16 bytes.
   static std::size_t scratch_bytes(int block, int terms, int tables) {
-    return ScratchView::shmem_size(std::size_t(pitch_of(block)) * std::size_t(terms + 2)) *
+    return (sizeof(S) * std::size_t(pitch_of(block, 1)) * std::size_t(terms + 2) + 16) *
            std::size_t(tables);
   }
   KOKKOS_FUNCTION ScratchView allocate(const team_member& team) const {
-    return ScratchView(team.team_scratch(level), std::size_t(pitch()) * std::size_t(data.terms + 2));
+    const std::size_t n = std::size_t(pitch()) * std::size_t(data.terms + 2);
+    return ScratchView(static_cast<S*>(team.team_scratch(level).get_shmem_aligned(sizeof(S) * n, 16)), n);
   }
   // The walk's program: on GPUs the team's copy in shared memory (made
   // before fill's barrier: call this before fill), on CPUs the one in
@@ -344,7 +359,10 @@ struct ProductTables {
     return int(first(team) + block <= M ? block : M - first(team));
   }
   // Fills the tables (and the derivatives' where `gradient`), then a barrier.
-  template <bool gradient>
+  // `paired`: whether the kernel walks two samples a thread where lanes is 2
+  // (compiled only into the kernels that may: the others need fewer
+  // registers).
+  template <bool gradient, bool paired = false>
   KOKKOS_FUNCTION void fill(const team_member& team, const ScratchView& table,
                             const ScratchView& dtable) const {
     const std::int64_t i0 = first(team);
@@ -357,8 +375,32 @@ struct ProductTables {
     });
     // Two samples a thread where the walk takes two (lanes): b and b + half,
     // their steps side by side (one load of each step's coefficients, two
-    // independent recurrences to hide each other's latency).
-    const bool pairs = !gradient && lanes == 2 && samples == block;
+    // independent recurrences to hide each other's latency), their
+    // coordinates loaded first, four dimensions at a time, into the tables
+    // of term 0 (which the steps then overwrite): in Nsight Compute the fill
+    // waited on each dimension's load of X in turn.
+    const bool pairs = paired && !gradient && lanes == 2 && samples == block;
+    if constexpr (!one_thread && sizeof(S) == sizeof(double)) {
+      if (pairs) {
+        const int half = samples / 2;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, half), [&](int h) {
+          for (int k0 = 0; k0 < d; k0 += 4) {
+            double x[4][2];
+            for (int u = 0; u < 4; ++u)
+              if (k0 + u < d) {
+                x[u][0] = double(X(i0 + h, k0 + u));
+                x[u][1] = double(X(i0 + h + half, k0 + u));
+              }
+            for (int u = 0; u < 4; ++u)
+              if (k0 + u < d) {
+                S* const at = &table(std::size_t(data.term_offset(k0 + u)) * pitch() + h);
+                at[0]       = x[u][0];
+                at[half]    = x[u][1];
+              }
+          }
+        });
+      }
+    }
     for (int k = 0; k < d; ++k) {
       const int t0 = data.term_offset(k);
       const int n  = data.term_offset(k + 1) - t0;
@@ -378,8 +420,15 @@ struct ProductTables {
       if (pairs) {
         const int half = samples / 2;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, half), [&](int h) {
-          const double x[2]     = {double(X(i0 + h, k)), double(X(i0 + h + half, k))};
           S* const columns[2] = {column + h, column + h + half};
+          double x[2];
+          if constexpr (!one_thread && sizeof(S) == sizeof(double)) {
+            x[0] = double(columns[0][0]);  // (loaded above)
+            x[1] = double(columns[1][0]);
+          } else {
+            x[0] = double(X(i0 + h, k));
+            x[1] = double(X(i0 + h + half, k));
+          }
           plain_columns<2>(kernel, x, columns, n);
           table(base_row + h) *= columns[0][0];
           table(base_row + h + half) *= columns[1][0];
@@ -475,6 +524,15 @@ struct ProductTables {
   KOKKOS_FUNCTION void plain_columns(const Kernel& kernel, const double (&x)[L],
                                      S* const (&columns)[L], int terms) const {
     static_assert(L == 1 || L == 2, "recur: one or two samples a thread");
+#ifdef __CUDA_ARCH__
+    if constexpr (L == 2) {
+      // Two samples a thread only where the kernel walks, its tables in
+      // shared memory; said, so that the steps' coefficient loads (global)
+      // can go ahead of the stores to the tables.
+      __builtin_assume(__isShared(columns[0]) && __isShared(columns[1]));
+      __builtin_assume(__isGlobal(kernel.coefficients.data()));
+    }
+#endif
     typename Kernel::state_type s[L];
     bool plain[L];
     for (int l = 0; l < L; ++l) {
@@ -570,15 +628,19 @@ struct ProductTables {
   }
   // The walk (ProductStructure::program) for `lanes` samples b, b + 1, ...
   // (1 or 2): visit(j + 1, v) for every function j, in the program's order,
-  // v[s] = Psi_j of sample b + s. A step of the program is read one step
-  // ahead (`next`), so that its load does not wait for the product before
-  // it; the levels of the trie are the levels of this recursion, so that the
-  // path's values stay in registers. Two samples a thread share the
-  // decoding of each step (one step, two values). (On the H200, float,
-  // d = 5, p = 4, LayoutLeft, 2^22 samples, in
-  // perf_tests/product_walk_study.cu: 0.66 ms with one sample a thread,
-  // 0.62 with two, against 0.82 for the recipes' four table entries a value.)
-  template <int lanes, class Visit>
+  // v[s] = Psi_j of sample b + s. The levels of the trie are the levels of
+  // this recursion (walk_level), so that the path's values stay in
+  // registers. Two samples a thread share the decoding of each step (one
+  // step, two values). `paired`: b is even and pitch() even (lanes = 2), so
+  // that the two samples' entries of a table are one aligned pair, loaded
+  // at once. `closed` (ProductStructure): no step is only on the way to
+  // others, so that none is tested. (On the H200, float, d = 5, p = 4,
+  // LayoutLeft, 2^22 samples, in perf_tests/product_walk_study.cu: 0.66 ms
+  // with one sample a thread, 0.62 with two, against 0.82 for the recipes'
+  // four table entries a value. In the library, pairs loaded at once, steps
+  // read ahead, no test in closed sets and the pairs' coordinates loaded
+  // before their recurrences: 0.74 against 0.83 ms, docs/multivariate.md.)
+  template <int lanes, bool paired = false, bool closed = false, class Visit>
   KOKKOS_FUNCTION void walk(const std::uint64_t* program, const ScratchView& table, int b,
                             const Visit& visit) const {
     S base[lanes];
@@ -592,31 +654,65 @@ struct ProductTables {
     __builtin_assume(__isShared(column));
     __builtin_assume(__isShared(program));
 #endif
-    std::uint32_t q    = 0;
-    std::uint64_t next = program[0];
-    walk_level<0>(program, q, next, std::uint32_t(data.roots), base, column,
-                  std::uint32_t(pitch() * sizeof(S)), visit);
+    const std::uint32_t gap = std::uint32_t(pitch() * sizeof(S));
+    Ahead<lanes> ahead{program[0], program[1], {}, 1};
+    ahead.entries = entries<lanes, paired>(column, gap, ahead.next);
+    walk_level<0, paired, closed>(program, ahead, std::uint32_t(data.roots), base, column, gap,
+                                  visit);
   }
-  // One level of the trie: `count` nodes, each read from `next` (the one
-  // after it read into `next` at once). The arithmetic is 32-bit: in Nsight
-  // Compute the walk was bound by issuing instructions, the integer pipe the
-  // busiest, when its addresses were formed in 64 bits.
-  template <int level, int lanes, class Visit>
-  KOKKOS_FORCEINLINE_FUNCTION void walk_level(const std::uint64_t* program, std::uint32_t& q,
-                                              std::uint64_t& next, std::uint32_t count,
-                                              const S (&parent)[lanes], const char* column,
-                                              std::uint32_t gap, const Visit& visit) const {
-    for (std::uint32_t c = 0; c < count; ++c) {
-      const std::uint64_t step = next;
-      next                     = program[++q];
-      const std::uint32_t low  = std::uint32_t(step);
-      const S* t = reinterpret_cast<const S*>(column + std::uint64_t(low & 0xffffu) * gap);
+  struct alignas(2 * sizeof(S)) Pair {
+    S v[2];
+  };
+  template <int lanes>
+  struct Entries {
+    S v[lanes];
+  };
+  // What the walk reads ahead: the next step and the one after it, the next
+  // step's table entries, and the number of the step after it.
+  template <int lanes>
+  struct Ahead {
+    std::uint64_t next, after;
+    Entries<lanes> entries;
+    std::uint32_t q;
+  };
+  // A step's table entries of the `lanes` samples.
+  template <int lanes, bool paired>
+  KOKKOS_FORCEINLINE_FUNCTION static Entries<lanes> entries(const char* column, std::uint32_t gap,
+                                                            std::uint64_t step) {
+    const S* t = reinterpret_cast<const S*>(column + (std::uint32_t(step) & 0xffffu) * gap);
+    Entries<lanes> e;
+    if constexpr (paired && lanes == 2) {
+      const Pair pair = *reinterpret_cast<const Pair*>(t);
+      e.v[0]          = pair.v[0];
+      e.v[1]          = pair.v[1];
+    } else {
+      for (int s = 0; s < lanes; ++s) e.v[s] = t[s];
+    }
+    return e;
+  }
+  // One level of the trie: `count` nodes. A step's table entries are read
+  // one step ahead and the step itself two ahead (the program ends in two
+  // zero steps), so that no product waits for the load just before it (in
+  // Nsight Compute the multiplies waited on their entries). The arithmetic
+  // is 32-bit: the walk was bound by issuing instructions, the integer pipe
+  // the busiest, when its addresses were formed in 64 bits.
+  template <int level, bool paired, bool closed, int lanes, class Visit>
+  KOKKOS_FORCEINLINE_FUNCTION void walk_level(const std::uint64_t* program, Ahead<lanes>& ahead,
+                                              std::uint32_t count, const S (&parent)[lanes],
+                                              const char* column, std::uint32_t gap,
+                                              const Visit& visit) const {
+    for (; count != 0; --count) {
+      const std::uint64_t step = ahead.next;
       S v[lanes];
-      for (int s = 0; s < lanes; ++s) v[s] = parent[s] * t[s];
+      for (int s = 0; s < lanes; ++s) v[s] = parent[s] * ahead.entries.v[s];
+      ahead.next    = ahead.after;
+      ahead.after   = program[++ahead.q];
+      ahead.entries = entries<lanes, paired>(column, gap, ahead.next);
       const std::uint32_t function = std::uint32_t(step >> 32);  // j + 1, or 0
-      if (function != 0) visit(function, v);
+      if (closed || function != 0) visit(function, v);
       if constexpr (level + 1 < ProductStructure::max_depth)
-        walk_level<level + 1>(program, q, next, low >> 16, v, column, gap, visit);
+        walk_level<level + 1, paired, closed>(program, ahead, std::uint32_t(step) >> 16, v, column,
+                                              gap, visit);
     }
   }
 
@@ -681,6 +777,10 @@ struct ProductBasisFunctor {
   using team_member = typename Tables::team_member;
   using T           = typename PsiView::value_type;
   static constexpr bool gradient = !std::is_same_v<DView, NoGradient>;
+  // Whether the kernel may walk (contiguous columns): not for LayoutRight,
+  // whose kernels then hold no walk (and need fewer registers).
+  static constexpr bool may_walk =
+      !gradient && !std::is_same_v<typename PsiView::array_layout, Kokkos::LayoutRight>;
 
   Tables tables;
   PsiView Psi;
@@ -824,6 +924,19 @@ struct ProductBasisFunctor {
 #endif
   }
 
+  // out + function * gap: one 32 x 32 -> 64-bit multiply-add.
+  template <class Gap>
+  KOKKOS_FORCEINLINE_FUNCTION static char* address(std::uintptr_t out, std::uint32_t function, Gap gap) {
+#ifdef __CUDA_ARCH__
+    if constexpr (std::is_same_v<Gap, std::uint32_t>) {
+      std::uint64_t at;
+      asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(at) : "r"(function), "r"(gap), "l"(out));
+      return reinterpret_cast<char*>(at);
+    }
+#endif
+    return reinterpret_cast<char*>(out + std::uint64_t(function) * gap);
+  }
+
   // at[0] = a, at[1] = b in one store (at: aligned to two T).
   KOKKOS_FORCEINLINE_FUNCTION static void store_pair(char* at, T a, T b) {
 #ifdef __CUDA_ARCH__
@@ -854,15 +967,16 @@ struct ProductBasisFunctor {
     const bool packed =
         pairs && Psi.stride_0() == 1 && Psi.stride_1() % 2 == 0 &&
         reinterpret_cast<std::uintptr_t>(Psi.data()) % (2 * sizeof(T)) == 0;
-    const auto run = [&](auto gap, auto lanes, auto pack) {
+    const auto run = [&](auto gap, auto lanes, auto pack, auto closed) {
       constexpr int n = decltype(lanes)::value;
       opaque(gap);
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count / n), [&](int h) {
         const int b = h * n;
         // Function j's value at out + (j + 1) * gap: one multiply-add.
         const std::uintptr_t out = reinterpret_cast<std::uintptr_t>(&Psi(first + b, 0)) - gap;
-        tables.template walk<n>(program, table, b, [&](std::uint32_t function, const S(&v)[n]) {
-          char* const at = reinterpret_cast<char*>(out + std::uint64_t(function) * gap);
+        tables.template walk<n, n == 2, decltype(closed)::value>(
+            program, table, b, [&](std::uint32_t function, const S(&v)[n]) {
+          char* const at = address(out, function, gap);
 #ifdef __CUDA_ARCH__
           __builtin_assume(__isGlobal(at));  // (every space a GPU kernel writes is)
 #endif
@@ -877,12 +991,14 @@ struct ProductBasisFunctor {
     const auto with_gap = [&](auto gap) {
       using one = std::integral_constant<int, 1>;
       using two = std::integral_constant<int, 2>;
-      if (packed) {
-        run(gap, two{}, std::true_type{});
+      if (packed && tables.data.closed) {
+        run(gap, two{}, std::true_type{}, std::true_type{});
+      } else if (packed) {
+        run(gap, two{}, std::true_type{}, std::false_type{});
       } else if (pairs) {
-        run(gap, two{}, std::false_type{});
+        run(gap, two{}, std::false_type{}, std::false_type{});
       } else {
-        run(gap, one{}, std::false_type{});
+        run(gap, one{}, std::false_type{}, std::false_type{});
       }
     };
     if (stride <= 0xffffffffu) {
@@ -930,7 +1046,7 @@ struct ProductBasisFunctor {
     typename Tables::ScratchView dtable;
     if constexpr (gradient) dtable = tables.allocate(team);
     const std::uint64_t* program = tables.program(team);
-    tables.template fill<gradient>(team, table, dtable);
+    tables.template fill<gradient, may_walk>(team, table, dtable);
     const std::int64_t first = tables.first(team);
     const int count          = tables.count(team);
     const auto& data         = tables.data;
@@ -940,7 +1056,7 @@ struct ProductBasisFunctor {
         return;
       }
     }
-    if constexpr (!gradient) {
+    if constexpr (may_walk) {
       if (tables.walks) {
         walk_block(team, table, program, first, count);
         return;
