@@ -7,9 +7,8 @@
 #include <ostream>
 #include <sstream>
 
-#if defined(RECUR_VENDOR_BLAS) && defined(__GNUC__)
-// OpenBLAS names its version and build; weak, so that any other BLAS links too.
-extern "C" char* openblas_get_config() __attribute__((weak));
+#if defined(RECUR_VENDOR_BLAS) && defined(__unix__)
+#include <dlfcn.h>  // OpenBLAS's description, looked up where it is loaded
 #endif
 
 namespace recur {
@@ -54,13 +53,41 @@ std::string describe_blas() {
   return "recur's own kernels";
 #elif defined(RECUR_VENDOR_BLAS)
   std::string vendors = RECUR_VENDOR_BLAS;
-#ifdef __GNUC__
-  if (openblas_get_config) vendors += std::string(" (") + openblas_get_config() + ")";
+#ifdef __unix__
+  // OpenBLAS names its version and build (and the kernels it chose). Looked
+  // up, not linked (any other BLAS has no such function): in the process,
+  // else in the libraries Kokkos Kernels was built with (the paths in
+  // RECUR_VENDOR_BLAS), loaded as the products would load them; a program
+  // that makes no product (`recur info`) has not loaded them.
+  using Describe = char* (*)();
+  auto describe  = reinterpret_cast<Describe>(dlsym(RTLD_DEFAULT, "openblas_get_config"));
+  std::istringstream words(vendors);
+  for (std::string word; !describe && words >> word;)
+    if (word.front() == '/')
+      if (void* library = dlopen(word.c_str(), RTLD_LAZY | RTLD_LOCAL))
+        describe = reinterpret_cast<Describe>(dlsym(library, "openblas_get_config"));
+  if (describe) {
+    const std::string config = describe();
+    bool avx2                = false;
+#if defined(__x86_64__)
+    avx2 = __builtin_cpu_supports("avx2");
+#endif
+    vendors += " (" + config + ")" + impl::openblas_generic_note(config, avx2);
+  }
 #endif
   return vendors;
 #else
   return "Kokkos Kernels' own kernels";
 #endif
+}
+
+std::string impl::openblas_generic_note(const std::string& config, bool avx2) {
+  // OpenBLAS 0.3.21 (Debian 12) fell back to these on an Intel Xeon VM whose
+  // model it did not know: a 1024 x 1024 by 1024 x 64 product 5x slower
+  // (docs/using-v.md, "CPU, 2026-12-04").
+  if (!avx2 || (" " + config + " ").find(" Prescott ") == std::string::npos) return "";
+  return " [OpenBLAS runs its generic SSE3 kernels here, not knowing this CPU: set "
+         "OPENBLAS_CORETYPE=Haswell (AVX2) or SkylakeX (AVX-512) for its fast ones]";
 }
 
 std::string describe_device() {

@@ -236,6 +236,20 @@ TEST(Configuration, NamesVersionAndKokkos) {
       << out.str();
 }
 
+// OpenBLAS's generic kernels on a CPU with AVX2 get a note that says how
+// to get its fast ones; any other build of it, or a CPU without AVX2, none.
+TEST(Configuration, NotesOpenBlasGenericKernels) {
+  const std::string generic = "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Prescott MAX_THREADS=64";
+  EXPECT_EQ(recur::impl::openblas_generic_note(generic, true),
+            " [OpenBLAS runs its generic SSE3 kernels here, not knowing this CPU: set "
+            "OPENBLAS_CORETYPE=Haswell (AVX2) or SkylakeX (AVX-512) for its fast ones]");
+  EXPECT_EQ(recur::impl::openblas_generic_note(generic, false), "");
+  EXPECT_EQ(recur::impl::openblas_generic_note(
+                "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY SkylakeX MAX_THREADS=64", true),
+            "");
+  EXPECT_EQ(recur::impl::openblas_generic_note("OpenBLAS 0.3.21 Prescott", true).empty(), false);
+}
+
 // What does the products is what Kokkos Kernels was built with.
 TEST(Configuration, NamesTheVendorBlas) {
   const std::string blas = recur::describe_blas();

@@ -404,6 +404,9 @@ class Usage(Case):
         self.assertRegex(out, r"^recur \d+\.\d+\.\d+ on Kokkos \d+\.\d+\.\d+, default execution space \w+, enabled:")
         self.assertRegex(out, r"memory [\d.]+ GiB total")
         self.assertIn("Kokkos Version", out)
+        # OpenBLAS describes itself (loaded for the description where no product has).
+        if re.search(r"products by host BLAS \S*libopenblas", out):
+            self.assertRegex(out, r"products by host BLAS \S*libopenblas\S* \(OpenBLAS \d")
 
     def test_kokkos_thread_option_either_spelling(self):
         # Kokkos 3.7 renamed --kokkos-threads to --kokkos-num-threads; both
