@@ -270,7 +270,8 @@ void evaluate_product(const ExecSpace& space, const ProductBasis& basis, const X
                         prepared.first, S(prepared.second), X, basis.size(), Functor::gradient ? 2 : 1,
                         // The walk: values, where Psi's columns are contiguous;
                         // on GPUs two samples a thread.
-                        Functor::may_walk && samples_fastest, 2, [&](const Tables& tables) {
+                        Functor::may_walk && samples_fastest, 2, Functor::may_walk && samples_fastest,
+                        [&](const Tables& tables) {
                           return Functor{tables, Psi, dPsi, basis.size(), samples_fastest};
                         });
 }
@@ -379,7 +380,8 @@ void series(const ExecSpace& space, const ProductBasis& basis, const CView& C, c
   impl::run_product_kernel<S>(
       space, std::string("recur::series[ProductBasis") +
                  (std::is_same_v<Precision, Fast> ? ",Fast]" : "]"),
-      prepared.first, S(prepared.second), X, basis.size(), 1, true, 1, [&](const Tables& tables) {
+      prepared.first, S(prepared.second), X, basis.size(), 1, true, 1, false,
+      [&](const Tables& tables) {
         return impl::ProductSeriesFunctor<S, W, ExecSpace, XView, CView, YView>{
             tables, C, Y, basis.size(), int(impl::columns(Y))};
       });
