@@ -380,7 +380,9 @@ struct ProductTables {
     // of term 0 (which the steps then overwrite): in Nsight Compute the fill
     // waited on each dimension's load of X in turn.
     const bool pairs = paired && !gradient && lanes == 2 && samples == block;
-    if constexpr (!one_thread && sizeof(S) == sizeof(double)) {
+    // (The tables hold x exactly where they are double.)
+    constexpr bool staged = !one_thread && sizeof(S) == sizeof(double);
+    if constexpr (staged) {
       if (pairs) {
         const int half = samples / 2;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, half), [&](int h) {
@@ -422,7 +424,7 @@ struct ProductTables {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, half), [&](int h) {
           S* const columns[2] = {column + h, column + h + half};
           double x[2];
-          if constexpr (!one_thread && sizeof(S) == sizeof(double)) {
+          if constexpr (staged) {
             x[0] = double(columns[0][0]);  // (loaded above)
             x[1] = double(columns[1][0]);
           } else {
