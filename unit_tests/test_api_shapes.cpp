@@ -5,8 +5,11 @@
 // exact values.
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace api_shapes_test {
 
@@ -338,7 +341,8 @@ TEST(StoreCeiling, NamesTheFastestMethodAndOverwritesTheBytes) {
     const recur::StoreCeiling ceiling = recur::store_ceiling(Space{}, V, 3);
     EXPECT_GT(ceiling.seconds, 0);
     EXPECT_TRUE(ceiling.method == "kokkos fill" || ceiling.method == "wide fill" ||
-                ceiling.method == "deep_copy" || ceiling.method == "memset")
+                ceiling.method == "deep_copy" || ceiling.method == "memset" ||
+                ceiling.method == "streamed fill")
         << ceiling.method;
     if (count % 4 != 0) EXPECT_NE(ceiling.method, "wide fill");
     EXPECT_DOUBLE_EQ(ceiling.rate(count * 4), count * 4 / ceiling.seconds);
@@ -348,6 +352,32 @@ TEST(StoreCeiling, NamesTheFastestMethodAndOverwritesTheBytes) {
     EXPECT_EQ(unchanged, 0);
     EXPECT_GT(recur::copy_seconds(Space{}, V.data(), count * 4, 3), 0);
   }
+}
+
+// The streamed fill's shares: every byte of each written (whole lines
+// streamed, ragged ends stored plainly), none outside, at any alignment.
+TEST(StoreCeiling, StreamedFillWritesEveryByteOfItsSharesAndNoOther) {
+#ifdef RECUR_IMPL_STREAMED_FILL
+  std::vector<unsigned char> buffer(8192 + 256);
+  unsigned char* const base = reinterpret_cast<unsigned char*>(
+      (reinterpret_cast<std::uintptr_t>(buffer.data()) + 63) / 64 * 64);
+  for (const std::size_t offset : {0, 1, 17, 63})
+    for (const std::size_t bytes : {0, 1, 63, 64, 65, 200, 1000, 4099, 8000})
+      for (const std::size_t parts : {1, 3}) {
+        std::fill(buffer.begin(), buffer.end(), 0x11);
+        const recur::impl::StreamedFill fill{base + offset, bytes, parts};
+        for (std::size_t p = 0; p < parts; ++p) fill(std::int64_t(p));
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < buffer.size(); ++i) {
+          const unsigned char* const q = buffer.data() + i;
+          const bool inside = q >= base + offset && q < base + offset + bytes;
+          wrong += inside ? *q == 0x11 : *q != 0x11;
+        }
+        EXPECT_EQ(wrong, 0u) << "offset " << offset << ", " << bytes << " bytes, " << parts << " parts";
+      }
+#else
+  GTEST_SKIP() << "no non-temporal stores on this target";
+#endif
 }
 
 }  // namespace api_shapes_test

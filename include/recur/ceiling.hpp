@@ -13,7 +13,15 @@
 //  - "deep_copy": Kokkos::deep_copy of a scalar into the bytes as a rank-1
 //    View (one element per thread on a GPU, a tuned fill on CPUs);
 //  - "memset": the vendor's memset (cudaMemsetAsync on CUDA; on CPUs
-//    std::memset of each thread's contiguous share, in parallel).
+//    std::memset of each thread's contiguous share, in parallel);
+//  - "streamed fill" (x86 CPUs): each thread's contiguous share in
+//    non-temporal stores of whole cache lines, the widest the build targets
+//    (32 bytes with AVX, else 16), then a store fence. glibc's memset
+//    streams only past a threshold scaled to the last-level cache, which on
+//    a CPU with a large one (this project's Intel VM: 260 MiB) no V of a
+//    benchmark reaches: there memset stored 128 MiB at 23-27 GB/s and these
+//    stores at 41-47 GB/s (docs/performance.md, "CPU, 2026-12-04: the
+//    streamed-fill ceiling").
 // Every method stores a non-zero pattern (the bytes 0x3f, 0x3f800000 words:
 // 1.0f): on some machines zeros are stored faster than data (this project's
 // development VM: memset of 512 MiB to 0 at 87 GB/s on one thread, to 7 at
@@ -24,6 +32,11 @@
 #include <recur/impl/kokkos_compat.hpp>
 
 #include <Kokkos_Core.hpp>
+
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+#define RECUR_IMPL_STREAMED_FILL 1
+#include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <cstddef>
@@ -145,6 +158,63 @@ double memset_seconds(const ExecSpace& space, void* data, std::size_t bytes, int
   return 0;  // no memset on this backend
 }
 
+#ifdef RECUR_IMPL_STREAMED_FILL
+// Each of `parts` contiguous shares in non-temporal stores: the whole cache
+// lines of the share streamed, its ragged ends stored plainly.
+struct StreamedFill {
+  unsigned char* data;
+  std::size_t bytes, parts;
+  void operator()(std::int64_t p) const {
+    unsigned char* const begin = data + bytes * std::size_t(p) / parts;
+    unsigned char* const end   = data + bytes * std::size_t(p + 1) / parts;
+    const auto line            = [](unsigned char* q, std::uintptr_t up) {
+      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(q);
+      return reinterpret_cast<unsigned char*>(up ? (a + 63) / 64 * 64 : a / 64 * 64);
+    };
+    unsigned char* const first = std::min(line(begin, 1), end);
+    unsigned char* const last  = std::max(line(end, 0), first);
+    std::memset(begin, fill_byte, std::size_t(first - begin));
+    for (unsigned char* q = first; q < last; q += 64) {
+#ifdef __AVX__
+      const __m256i v = _mm256_set1_epi32(int(fill_word));
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(q), v);
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(q + 32), v);
+#else
+      const __m128i v = _mm_set1_epi32(int(fill_word));
+      for (int k = 0; k < 64; k += 16) _mm_stream_si128(reinterpret_cast<__m128i*>(q + k), v);
+#endif
+    }
+    std::memset(last, fill_byte, std::size_t(end - last));
+    _mm_sfence();
+  }
+};
+#endif
+
+// The streamed fill of host memory; 0 where there is none.
+template <class ExecSpace>
+double streamed_fill_seconds(const ExecSpace& space, void* data, std::size_t bytes,
+                             int repetitions) {
+#ifdef RECUR_IMPL_STREAMED_FILL
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename ExecSpace::memory_space>::accessible) {
+    const std::size_t parts = std::size_t(std::max(1, int(space.concurrency())));
+    const StreamedFill fill{static_cast<unsigned char*>(data), bytes, parts};
+    return median_of_fenced_runs(
+        space,
+        [&] {
+          Kokkos::parallel_for(
+              "recur::store_ceiling[streamed fill]",
+              Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                  space, 0, std::int64_t(parts)),
+              fill);
+        },
+        repetitions);
+  }
+#endif
+  (void)space, (void)data, (void)bytes, (void)repetitions;
+  return 0;
+}
+
 }  // namespace impl
 
 /// The best store rate of `space` for the `bytes` bytes at `data` (memory
@@ -168,6 +238,7 @@ StoreCeiling store_ceiling(const ExecSpace& space, void* data, std::size_t bytes
                space, [&] { Kokkos::deep_copy(space, words, impl::fill_word); }, repetitions),
            "deep_copy");
   consider(impl::memset_seconds(space, data, bytes, repetitions), "memset");
+  consider(impl::streamed_fill_seconds(space, data, bytes, repetitions), "streamed fill");
   return best;
 }
 

@@ -14,12 +14,15 @@
 // with hardware FMA, and their bounded double-double forms, written the same
 // way so that the compiler fuses them the same way), so every value is the
 // same, bit for bit, whatever the policy or the lane. A block's column
-// (LayoutLeft) goes to V as one or two whole cache lines, with non-temporal
-// stores where V is large (`stream`): what memset does, skipping the read of
-// each line a plain store pays for (half a line, float results of 8 double
-// rows, is stored plainly: streams()). Rows (LayoutRight) go through a tile of
-// the last few columns in L1 cache, transposed in registers and stored 32
-// bytes a row.
+// (LayoutLeft) goes to V as two whole cache lines, with non-temporal stores
+// where V is large (`stream`): what a streamed fill does, skipping the read
+// of each line a plain store pays for (one line, for float results of double
+// lanes and of power sums: streaming two blocks through a tile in L1, so that
+// every piece was two lines, made float He_n/sqrt(n!) Accurate 1.3 times
+// slower, 11.0-11.5 against 8.3-8.5 ms, and power sums 7 % faster). Rows (LayoutRight) go
+// through a tile of the last few columns in L1 cache, transposed in
+// registers and stored 32 bytes a row, or two whole lines of each row at
+// once where streamed.
 //
 // series.hpp's Clenshaw sums for double results (double-double) run in the
 // same vectors (clenshaw below), 16 x a block.
@@ -61,20 +64,25 @@ struct is_lane_scan<ThreeTermKernel<W, MemorySpace, NoPrefactor>>
 // level cache of a CPU socket; glibc's memset switches at a similar size).
 inline constexpr std::size_t stream_bytes = std::size_t(16) << 20;
 
-// Rows of a CPU lockstep block where the vectors below run: two vectors'
-// worth for three-term steps in double (8 rows: with four, x and the states
-// took 12 of the 16 registers, and the coefficients and temporaries spilled
-// the states to the stack: double Fast 1.4-1.9 and float Accurate 1.2-1.4
-// times slower at M = 2^20, N = 32), else 16 (a tile column of 16 float or double
-// is one or two whole cache lines; 32 float rows ran 1.2-1.5 times slower,
-// and 8 double-double rows 1.6 times). 8 where the vectors do not run.
+// Rows of a CPU lockstep block where the vectors below run: four vectors'
+// worth of float or double lanes (32 float, 16 double rows), 16 rows of
+// double-double and of power sums (states in double), 8 where the vectors do
+// not run. A step is a chain of dependent multiply-adds, so more vectors in
+// flight hide their latency, and a block's piece of each column is then 128
+// bytes: on this project's Intel VM non-temporal stores reach the streamed
+// fill's rate only two whole lines at a time (LayoutLeft 128 MiB in 64-byte
+// pieces 32 columns apart 4.9 ms, in 128-byte pieces 2.9 ms, contiguous
+// 2.9). With 16 float / 8 double rows there (2026-12-04, perf_tests/lanes_ab.cpp)
+// float He_n/sqrt(n!) Fast LayoutLeft took 6.0 ms, double 11.7; with these
+// 4.6 and 8.3, though x and some states now spill from AVX2's 16 registers.
+// (On the AMD EPYC VM that ran these first, four vectors had spilled the
+// states and run 1.2-1.9 times slower than two.)
 template <class Scan>
 inline constexpr int cpu_block =
 #ifdef RECUR_IMPL_CPU_LANES
-    !is_lane_scan<Scan>::value ? 8
-    : std::is_same_v<typename Scan::number_type, double> && !std::is_same_v<Scan, PowerSumsScan>
-        ? 8
-        : 16;
+    !is_lane_scan<Scan>::value                                ? 8
+    : std::is_same_v<typename Scan::number_type, float>       ? 32
+                                                              : 16;
 #else
     8;
 #endif
@@ -83,7 +91,7 @@ inline constexpr int cpu_block =
 // and either its columns contiguous (LayoutLeft) with a block's piece of
 // each column (`rows` values) whole aligned cache lines, or its rows
 // contiguous (LayoutRight) with every row starting a cache line: rows then
-// go out a whole line (64 bytes) of each at once (rows below). Never part
+// go out one or two whole lines of each at once (rows below). Never part
 // of a line: on Intel CPUs non-temporal stores of half lines, 32 columns
 // apart, ran 20 times slower than plain stores (float results in double
 // lanes, 8 rows of 4 bytes a block, M = 2^20, N = 32: 149-153 ms, 8.5-9.1 ms
@@ -317,39 +325,48 @@ inline bool keep_in_range(Vec<float>& u0, Vec<float>& u1, __m256i& e) {
 // Transposes the Q x Q block (Q = 32 / sizeof(T)) of a column-major tile
 // at from[c0 ..][r0 ..] (columns of R) in registers, and stores its rows at
 // to, to + ld, ...: rows r0 .. r0 + Q - 1 of V from column c0 of the tile.
+// The lane-crossing step is done by the loads (16-byte halves inserted,
+// which the load ports and any vector port take) and half of the in-lane
+// shuffles by blends, so that the one port that shuffles does 12 shuffles
+// an 8 x 8 block of floats (not 24) and 4 a 4 x 4 block of doubles (not 8).
 template <int R>
 inline void transpose(const float (*from)[R], int r0, int c0, float* to, std::ptrdiff_t ld) {
-  __m256 v[8], t[8];
-  for (int k = 0; k < 8; ++k) v[k] = _mm256_loadu_ps(&from[c0 + k][r0]);
-  for (int k = 0; k < 8; k += 2) {
-    t[k]     = _mm256_unpacklo_ps(v[k], v[k + 1]);
-    t[k + 1] = _mm256_unpackhi_ps(v[k], v[k + 1]);
-  }
-  for (int k = 0; k < 8; k += 4) {
-    v[k]     = _mm256_shuffle_ps(t[k], t[k + 2], 0x44);
-    v[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], 0xEE);
-    v[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0x44);
-    v[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0xEE);
-  }
-  // v[0..3]: rows 0, 1, 2, 3 (low halves) and 4, 5, 6, 7 (high halves) of
-  // columns 0-3; v[4..7] the same for columns 4-7.
-  for (int k = 0; k < 4; ++k) {
-    _mm256_storeu_ps(to + k * ld, _mm256_permute2f128_ps(v[k], v[k + 4], 0x20));
-    _mm256_storeu_ps(to + (k + 4) * ld, _mm256_permute2f128_ps(v[k], v[k + 4], 0x31));
+  __m256 v[8];
+  // v[k], k < 4: rows r0 .. r0 + 3 of columns k (low half) and k + 4 (high
+  // half); v[k + 4] rows r0 + 4 .. r0 + 7 of the same.
+  for (int k = 0; k < 4; ++k)
+    for (int h = 0; h < 2; ++h)
+      v[k + 4 * h] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(&from[c0 + k][r0 + 4 * h])),
+                                          _mm_load_ps(&from[c0 + k + 4][r0 + 4 * h]), 1);
+  // Each 16-byte lane a 4 x 4 transpose: rows 4 h + 0 .. 3, columns 0-3 low, 4-7 high.
+  for (int h = 0; h < 2; ++h) {
+    const __m256* const w = v + 4 * h;
+    const __m256 t0 = _mm256_unpacklo_ps(w[0], w[1]);  // c0r0 c1r0 c0r1 c1r1
+    const __m256 t1 = _mm256_unpackhi_ps(w[0], w[1]);  // c0r2 c1r2 c0r3 c1r3
+    const __m256 t2 = _mm256_unpacklo_ps(w[2], w[3]);
+    const __m256 t3 = _mm256_unpackhi_ps(w[2], w[3]);
+    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x4E);  // c0r1 c1r1 c2r0 c3r0
+    const __m256 s1 = _mm256_shuffle_ps(t1, t3, 0x4E);
+    float* const row = to + 4 * h * ld;
+    _mm256_storeu_ps(row, _mm256_blend_ps(t0, s0, 0xCC));
+    _mm256_storeu_ps(row + ld, _mm256_blend_ps(s0, t2, 0xCC));
+    _mm256_storeu_ps(row + 2 * ld, _mm256_blend_ps(t1, s1, 0xCC));
+    _mm256_storeu_ps(row + 3 * ld, _mm256_blend_ps(s1, t3, 0xCC));
   }
 }
 template <int R>
 inline void transpose(const double (*from)[R], int r0, int c0, double* to, std::ptrdiff_t ld) {
-  __m256d v[4], t[4];
-  for (int k = 0; k < 4; ++k) v[k] = _mm256_loadu_pd(&from[c0 + k][r0]);
-  t[0] = _mm256_unpacklo_pd(v[0], v[1]);  // rows 0, 2 of columns 0, 1
-  t[1] = _mm256_unpackhi_pd(v[0], v[1]);  // rows 1, 3
-  t[2] = _mm256_unpacklo_pd(v[2], v[3]);  // rows 0, 2 of columns 2, 3
-  t[3] = _mm256_unpackhi_pd(v[2], v[3]);
-  _mm256_storeu_pd(to, _mm256_permute2f128_pd(t[0], t[2], 0x20));
-  _mm256_storeu_pd(to + ld, _mm256_permute2f128_pd(t[1], t[3], 0x20));
-  _mm256_storeu_pd(to + 2 * ld, _mm256_permute2f128_pd(t[0], t[2], 0x31));
-  _mm256_storeu_pd(to + 3 * ld, _mm256_permute2f128_pd(t[1], t[3], 0x31));
+  __m256d v[4];
+  // v[2 h + k]: rows r0 + 2 h, r0 + 2 h + 1 of columns k (low) and k + 2 (high)
+  for (int h = 0; h < 2; ++h)
+    for (int k = 0; k < 2; ++k)
+      v[2 * h + k] =
+          _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(&from[c0 + k][r0 + 2 * h])),
+                               _mm_load_pd(&from[c0 + k + 2][r0 + 2 * h]), 1);
+  for (int h = 0; h < 2; ++h) {
+    _mm256_storeu_pd(to + 2 * h * ld, _mm256_unpacklo_pd(v[2 * h], v[2 * h + 1]));
+    _mm256_storeu_pd(to + (2 * h + 1) * ld, _mm256_unpackhi_pd(v[2 * h], v[2 * h + 1]));
+  }
 }
 
 // Columns 0, 1, ... of the R rows of V from i0 (R an even multiple of the
@@ -380,10 +397,16 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
   constexpr int P = Scan::check_period;
   static_assert(G % 2 == 0, "recur: cpu_lanes::rows stores vectors in pairs");
   const bool columns = V.stride_0() == 1;  // LayoutLeft-like, else rows contiguous
-  // Rows: the last QT columns, QT = Q, or 2 Q (a cache line of each row)
-  // with non-temporal stores.
-  const int QT = !columns && stream ? 2 * Q : Q;
-  alignas(64) T tile[2 * Q][R];
+  // Rows: the last QT columns in the tile, QT = Q; with non-temporal stores
+  // 4 Q (two whole cache lines of each row, stored one after the other)
+  // where rows are whole pairs of lines and N reaches 4 Q, else 2 Q (one
+  // line). Two lines of a row at once: on this project's Intel VM rows of
+  // 128 bytes streamed a line of each of 16 rows, then the other line of
+  // each, took 4.0 ms for 128 MiB where row after row took 2.9.
+  const int QT = columns || !stream ? Q
+                 : N >= 4 * Q && V.stride_0() * std::ptrdiff_t(sizeof(T)) % 128 == 0 ? 4 * Q
+                                                                                 : 2 * Q;
+  alignas(64) T tile[4 * Q][R];
   Vec<E> x[G];
   Lanes<W> a0[G], a1[G];
   constexpr bool power_sums = std::is_same_v<Scan, PowerSumsScan>;
@@ -435,37 +458,39 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
   };
   // Column `col` of the lanes: straight to V (LayoutLeft-like: a whole
   // cache line or two of each column), or into the tile (rows), transposed
-  // in registers every QT columns and stored 32 bytes a row, or a whole line
-  // of each row, non-temporal, where `stream`. Columns, Stream and Scaled
-  // known at compile time keep the branches out of the steps' loop.
+  // in registers every QT columns and stored 32 bytes a row, or QT / Q
+  // blocks' worth of each row (one or two whole lines), non-temporal, where
+  // `stream`. Columns, Stream (rows: QT / Q, 1 without streaming) and
+  // Scaled known at compile time keep the branches out of the steps' loop.
   const auto store_column = [&](int col, auto columns_c, auto stream_c, auto scaled_c) {
-    constexpr bool Columns = decltype(columns_c)::value, Stream = decltype(stream_c)::value;
+    constexpr bool Columns = decltype(columns_c)::value;
+    constexpr bool Stream  = Columns ? bool(decltype(stream_c)::value) : decltype(stream_c)::value > 1;
+    constexpr int Blocks   = Columns ? 1 : int(decltype(stream_c)::value);  // of the tile
+    constexpr int Width    = Blocks * Q;                                      // its columns
     if constexpr (decltype(scaled_c)::value) {  // values u0 2^e, 8 floats a store
 #pragma GCC unroll 8
       for (int g = 0; g < G; ++g) {
         Vec<double> low, high;
         scaled_halves(a0[g], ev[g], low, high);
-        put(Columns ? &V(i0 + g * L, col) : &tile[col % QT][g * L], low, high, Columns && Stream);
+        put(Columns ? &V(i0 + g * L, col) : &tile[col % Width][g * L], low, high, Columns && Stream);
       }
     } else {
 #pragma GCC unroll 8
       for (int g = 0; g < G; g += 2)
-        put(Columns ? &V(i0 + g * L, col) : &tile[col % QT][g * L], leading(a0[g]),
+        put(Columns ? &V(i0 + g * L, col) : &tile[col % Width][g * L], leading(a0[g]),
             leading(a0[g + 1]), Columns && Stream);
     }
     if constexpr (!Columns) {
-      if (col % QT == QT - 1) {
+      if (col % Width == Width - 1) {
         for (int r0 = 0; r0 < R; r0 += Q) {
           if constexpr (!Stream) {
             transpose<R>(tile, r0, 0, &V(i0 + r0, col + 1 - Q), V.stride_0());
-          } else {  // two blocks into a line of each row in L1, then whole lines out
-            alignas(64) T lines[Q][2 * Q];
-            transpose<R>(tile, r0, 0, &lines[0][0], 2 * Q);
-            transpose<R>(tile, r0, Q, &lines[0][Q], 2 * Q);
+          } else {  // the blocks into the lines of each row in L1, then whole lines out
+            alignas(64) T lines[Q][Width];
+            for (int b = 0; b < Blocks; ++b) transpose<R>(tile, r0, b * Q, &lines[0][b * Q], Width);
             for (int k = 0; k < Q; ++k) {
-              T* const to = &V(i0 + r0 + k, col + 1 - 2 * Q);
-              store(to, load(&lines[k][0]), true);
-              store(to + Q, load(&lines[k][Q]), true);
+              T* const to = &V(i0 + r0 + k, col + 1 - Width);
+              for (int b = 0; b < Blocks; ++b) store(to + b * Q, load(&lines[k][b * Q]), true);
             }
           }
         }
@@ -493,8 +518,12 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
     };
     if (columns) {
       stream ? with(yes{}, yes{}) : with(yes{}, no{});
+    } else if (QT == 4 * Q) {
+      with(no{}, std::integral_constant<int, 4>{});
+    } else if (QT == 2 * Q) {
+      with(no{}, std::integral_constant<int, 2>{});
     } else {
-      QT == 2 * Q ? with(no{}, yes{}) : with(no{}, no{});
+      with(no{}, std::integral_constant<int, 1>{});
     }
   };
   // Checks after each P-th step (columns P, 2 P, ...), before its column is
