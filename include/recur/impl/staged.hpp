@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace recur::impl {
 
@@ -101,7 +102,13 @@ template <class ExecSpace, class XView, class VView, class RowFunction>
 void staged(const ExecSpace& space, const std::string& label, const XView& x,
             const VView& V, const RowFunction& f) {
   using T      = typename VView::value_type;
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  // Double rows with launch bounds of 128 threads, 4 teams an SM (H200,
+  // M = 2^24, N = 32, LayoutRight He_n/sqrt(n!): Fast 1.21-1.22 against
+  // 1.30-1.31 ms, Accurate 1.66-1.68 against 1.69; 6 teams, or 12 of 64
+  // threads, the same; docs/performance.md, "H200, 2026-12-04").
+  using Policy = std::conditional_t<sizeof(T) == 8,
+                                    Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<128, 4>>,
+                                    Kokkos::TeamPolicy<ExecSpace>>;
   using Functor = StagedFunctor<ExecSpace, XView, VView, RowFunction>;
   const int N         = int(V.extent(1));
   const int row_pitch = N + 1;
