@@ -17,12 +17,12 @@
 // (LayoutLeft) goes to V as two whole cache lines, with non-temporal stores
 // where V is large (`stream`): what a streamed fill does, skipping the read
 // of each line a plain store pays for (one line, for float results of double
-// lanes and of power sums: streaming two blocks through a tile in L1, so that
-// every piece was two lines, made float He_n/sqrt(n!) Accurate 1.3 times
-// slower, 11.0-11.5 against 8.3-8.5 ms, and power sums 7 % faster). Rows (LayoutRight) go
-// through a tile of the last few columns in L1 cache, transposed in
-// registers and stored 32 bytes a row, or two whole lines of each row at
-// once where streamed.
+// lanes and of power sums: streaming two blocks through a tile in L1, so
+// that every piece was two lines, made float He_n/sqrt(n!) Accurate 1.3
+// times slower, 11.0-11.5 against 8.3-8.5 ms, and power sums 7-15 % faster).
+// Rows (LayoutRight) go through a tile of the last few columns in L1 cache,
+// transposed in registers and stored 32 bytes a row, or two whole lines of
+// each row at once where streamed.
 //
 // series.hpp's Clenshaw sums for double results (double-double) run in the
 // same vectors (clenshaw below), 16 x a block.

@@ -53,7 +53,7 @@ KOKKOS_FORCEINLINE_FUNCTION void store_lanes(const VView& V, std::int64_t i0, in
 // ThreadPerX for recurrences with a scan form (scan_along_n.hpp): each work
 // item carries a block of B consecutive x through the recurrence in lockstep,
 // one coefficient load serving the block.
-//  - On CPUs (B = 8; 16 for three-term rows without prefactor and power
+//  - On CPUs (B = 8; 16 or 32 for three-term rows without prefactor and power
 //    sums, which run in explicit SIMD vectors where the CPU has them:
 //    cpu_lanes.hpp): one recurrence is a chain of dependent multiply-adds,
 //    so a thread running one x at a time waits on their latency; B
@@ -275,7 +275,7 @@ struct LockstepRows {
   }
 };
 
-// B x a work item: 8 or 16 on CPUs (cpu_block), 16 bytes of T (and Pack
+// B x a work item: 8, 16 or 32 on CPUs (cpu_block), 16 bytes of T (and Pack
 // stores) on GPUs, which call this only for V whose columns are contiguous.
 template <class ExecSpace, class XView, class VView, class Scan>
 void lockstep_rows(const ExecSpace& space, const std::string& label, const XView& x,
