@@ -214,12 +214,20 @@ inline void unpack(Pair v, DoubleDouble* out) {
 }
 
 // One step p_{n+1} = (a x + b) p_n - c p_{n-1}: step(affine(a, x, b), p_n,
-// c, p_{n-1}) of numbers.hpp, lane by lane.
-template <class V>
+// c, p_{n-1}) of numbers.hpp, lane by lane. Exact: with its rule for f = 0
+// (0 - c p_{n-1}); without, for blocks where no lane's f can be 0 (rows()
+// below), the same numbers in fewer instructions (the compare and select
+// of every step cost float Accurate 1.3 times, double Fast 1.1-1.15 times,
+// docs/performance.md, "CPU, 2026-12-04").
+template <bool Exact = true, class V>
 inline V step(V ka, V kb, V kc, V x, V current, V previous, bool /* zero_b */) {
   const V zero{};
   const V f = fused(ka, x, kb), p = kc * previous;
-  return f == zero ? zero - p : fused(f, current, -p);
+  if constexpr (Exact) {
+    return f == zero ? zero - p : fused(f, current, -p);
+  } else {
+    return fused(f, current, -p);
+  }
 }
 // The same in double-double: the bounded affine() and step() of numbers.hpp,
 // each expression written as there.
@@ -427,6 +435,25 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
     }
   }
   const Vec<E> limit = splat(E(Range<W>::limit));
+  // Whether some lane's f = a_n x + b_n can be 0 (step()'s rule for it then
+  // runs at every step): not where b_n = 0, every |x| and |a_n| are at least
+  // 2^-60 (so |a_n x| is at least 2^-120, a normal float: no product
+  // rounds to 0); a NaN x gives f = NaN, never 0.
+  constexpr bool inexact = !power_sums && std::is_same_v<W, double>;  // (float lanes: measured slower)
+  bool zero_rule = true;
+  if constexpr (inexact) {
+    if (scan.zero_b) {
+      const Vec<E> tiny = splat(E(0x1p-60));
+      bool small = false;
+      for (int g = 0; g < G; ++g) small = small || any((x[g] < tiny) & (x[g] > -tiny));
+      bool small_a = false;
+      for (int n = 0; n + 1 < N; ++n) {
+        const double a = double(scan.coefficients(n).a);
+        small_a = small_a || !(a >= 0x1p-60 || a <= -0x1p-60);
+      }
+      zero_rule = small || small_a;
+    }
+  }
   // Float lanes: each lane's binary exponent (Scaled), once any lane scaled.
   constexpr bool scales = std::is_same_v<W, float>;
   __m256i ev[G];
@@ -434,8 +461,9 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
   bool scaled = false;
 
   // One step of every lane: column `col - 1` to `col`.
-  const auto advance = [&](int col) {
+  const auto advance = [&](int col, auto exact_c) {
     if constexpr (power_sums) {
+      (void)exact_c;
       // PowerSumsScan::advance: (sum, x^n) -> (sum + x^n x, x^(n+1))
 #pragma GCC unroll 8
       for (int g = 0; g < G; ++g) {
@@ -450,7 +478,12 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
       const Lanes<W> ka = splat_number(k.a), kb = splat_number(k.b), kc = splat_number(k.c);
 #pragma GCC unroll 8
       for (int g = 0; g < G; ++g) {
-        const Lanes<W> next = step(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
+        Lanes<W> next;
+        if constexpr (std::is_same_v<W, DoubleDouble>) {
+          next = step(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
+        } else {
+          next = step<decltype(exact_c)::value>(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
+        }
         a1[g]               = a0[g];
         a0[g]               = next;
       }
@@ -499,10 +532,11 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
   };
   // Columns [begin, end), no check between: each stored, each after the
   // first reached by a step (the first is column 0 or was just checked).
-  const auto steps = [&](int begin, int end, auto columns_c, auto stream_c, auto scaled_c) {
+  const auto steps = [&](int begin, int end, auto columns_c, auto stream_c, auto scaled_c,
+                         auto exact_c) {
     store_column(begin, columns_c, stream_c, scaled_c);
     for (int col = begin + 1; col < end; ++col) {
-      advance(col);
+      advance(col, exact_c);
       store_column(col, columns_c, stream_c, scaled_c);
     }
   };
@@ -511,9 +545,11 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
     using no  = std::false_type;
     const auto with = [&](auto columns_c, auto stream_c) {
       if (scaled) {
-        if constexpr (scales) steps(begin, end, columns_c, stream_c, yes{});
+        if constexpr (scales) steps(begin, end, columns_c, stream_c, yes{}, yes{});
+      } else if (zero_rule) {
+        steps(begin, end, columns_c, stream_c, no{}, yes{});
       } else {
-        steps(begin, end, columns_c, stream_c, no{});
+        if constexpr (inexact) steps(begin, end, columns_c, stream_c, no{}, no{});
       }
     };
     if (columns) {
@@ -539,7 +575,7 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
       break;
     }
     col = end;
-    advance(col);
+    advance(col, std::true_type{});
 #pragma GCC unroll 8
     for (int g = 0; g < G; ++g) {
       const Vec<E> v0 = leading(a0[g]), v1 = leading(a1[g]);
