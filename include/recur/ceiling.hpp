@@ -131,6 +131,24 @@ struct SharedMemset {
   }
 };
 
+// Host memory filled by Fill{data, bytes, parts}(p) for each of `parts`
+// shares, one per thread of `space`, in parallel.
+template <class Fill, class ExecSpace>
+double shares_seconds(const ExecSpace& space, void* data, std::size_t bytes, int repetitions,
+                      const char* label) {
+  const std::size_t parts = std::size_t(std::max(1, int(space.concurrency())));
+  const Fill fill{static_cast<unsigned char*>(data), bytes, parts};
+  return median_of_fenced_runs(
+      space,
+      [&] {
+        Kokkos::parallel_for(label,
+                             Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                                 space, 0, std::int64_t(parts)),
+                             fill);
+      },
+      repetitions);
+}
+
 template <class ExecSpace>
 double memset_seconds(const ExecSpace& space, void* data, std::size_t bytes, int repetitions) {
 #ifdef KOKKOS_ENABLE_CUDA
@@ -142,18 +160,8 @@ double memset_seconds(const ExecSpace& space, void* data, std::size_t bytes, int
 #endif
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                            typename ExecSpace::memory_space>::accessible) {
-    const std::size_t parts = std::size_t(std::max(1, int(space.concurrency())));
-    const SharedMemset fill{static_cast<unsigned char*>(data), bytes, parts};
-    return median_of_fenced_runs(
-        space,
-        [&] {
-          Kokkos::parallel_for(
-              "recur::store_ceiling[memset]",
-              Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-                  space, 0, std::int64_t(parts)),
-              fill);
-        },
-        repetitions);
+    return shares_seconds<SharedMemset>(space, data, bytes, repetitions,
+                                        "recur::store_ceiling[memset]");
   }
   return 0;  // no memset on this backend
 }
@@ -197,18 +205,8 @@ double streamed_fill_seconds(const ExecSpace& space, void* data, std::size_t byt
 #ifdef RECUR_IMPL_STREAMED_FILL
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                            typename ExecSpace::memory_space>::accessible) {
-    const std::size_t parts = std::size_t(std::max(1, int(space.concurrency())));
-    const StreamedFill fill{static_cast<unsigned char*>(data), bytes, parts};
-    return median_of_fenced_runs(
-        space,
-        [&] {
-          Kokkos::parallel_for(
-              "recur::store_ceiling[streamed fill]",
-              Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-                  space, 0, std::int64_t(parts)),
-              fill);
-        },
-        repetitions);
+    return shares_seconds<StreamedFill>(space, data, bytes, repetitions,
+                                        "recur::store_ceiling[streamed fill]");
   }
 #endif
   (void)space, (void)data, (void)bytes, (void)repetitions;
