@@ -34,8 +34,9 @@
 # Environment: RECUR_PRESET (openmp | serial | cuda; default openmp),
 # Kokkos_ROOT (use this Kokkos instead of building one), RECUR_DEPS (cache
 # folder, default .deps), RECUR_JOBS (parallel build jobs, default nproc),
-# RECUR_KOKKOS_ARCH (the Kokkos_ARCH_<name> of the Kokkos this builds: HSW by
-# default where this CPU has Haswell's instructions, AVX2 and FMA among them;
+# RECUR_KOKKOS_ARCH (the Kokkos_ARCH_<name> of the Kokkos this builds: SKX by
+# default where this CPU has Skylake-X's AVX-512 and transactional memory,
+# else HSW where it has Haswell's instructions, AVX2 and FMA among them;
 # none for a build that runs on any x86-64).
 set -euo pipefail
 
@@ -50,8 +51,13 @@ kokkos_sources=$deps/kokkos-3.4.01-sources
 # option). Haswell's instruction set (AVX2, FMA, BMI2, ...: every x86-64 CPU
 # since 2013-2015 has it) where /proc/cpuinfo shows all of it, so that
 # recur's double-double arithmetic gets hardware FMA and its lockstep lanes
-# 256-bit vectors; none elsewhere. Kokkos passes the flags on to everything
-# built against it, recur included.
+# 256-bit vectors; Skylake-X's (Kokkos SKX: AVX-512 F, CD, BW, DQ and VL on
+# top) where the CPU also has those and RTM, which Kokkos' SKX build uses for
+# its host locks: the same 256-bit lanes then have 32 vector registers
+# instead of 16 (on this project's Intel VM float He_n/sqrt(n!) 1.1-1.2 times
+# and double-double 1.25-1.3 times as fast; docs/performance.md, "CPU,
+# 2026-12-04: Kokkos for AVX-512"); none elsewhere. Kokkos passes the flags on
+# to everything built against it, recur included.
 host_kokkos_arch() {
   if [ -n "${RECUR_KOKKOS_ARCH:-}" ]; then
     [ "$RECUR_KOKKOS_ARCH" = none ] || echo "$RECUR_KOKKOS_ARCH"
@@ -62,7 +68,10 @@ host_kokkos_arch() {
   for f in avx2 fma bmi1 bmi2 movbe f16c popcnt aes pclmulqdq fsgsbase rdrand; do
     [[ " $flags " == *" $f "* ]] || return 0
   done
-  echo HSW
+  for f in avx512f avx512cd avx512bw avx512dq avx512vl rtm; do
+    [[ " $flags " == *" $f "* ]] || { echo HSW; return 0; }
+  done
+  echo SKX
 }
 kokkos_arch=$(host_kokkos_arch)
 # The vendor BLAS that Kokkos Kernels is built against where the machine has
@@ -75,7 +84,7 @@ openblas_library() {
   done
   return 0
 }
-# One prefix per preset, architecture and BLAS: kokkos-3.4.01-openmp-hsw-openblas-pic.
+# One prefix per preset, architecture and BLAS: kokkos-3.4.01-openmp-skx-openblas-pic.
 # Position-independent code (-pic), so that recur's Python module, a shared
 # library, can link it.
 kokkos_prefix_of() {

@@ -341,10 +341,15 @@ TEST(StoreCeiling, NamesTheFastestMethodAndOverwritesTheBytes) {
     const recur::StoreCeiling ceiling = recur::store_ceiling(Space{}, V, 3);
     EXPECT_GT(ceiling.seconds, 0);
     EXPECT_TRUE(ceiling.method == "kokkos fill" || ceiling.method == "wide fill" ||
-                ceiling.method == "deep_copy" || ceiling.method == "memset" ||
-                ceiling.method == "streamed fill")
+                ceiling.method == "one-shot wide fill" || ceiling.method == "deep_copy" ||
+                ceiling.method == "memset" || ceiling.method == "streamed fill")
         << ceiling.method;
-    if (count % 4 != 0) EXPECT_NE(ceiling.method, "wide fill");
+    if (count % 4 != 0) {
+      EXPECT_NE(ceiling.method, "wide fill");
+      EXPECT_NE(ceiling.method, "one-shot wide fill");
+    }
+    if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space::memory_space>::accessible)
+      EXPECT_NE(ceiling.method, "one-shot wide fill");  // (device memory only)
     EXPECT_DOUBLE_EQ(ceiling.rate(count * 4), count * 4 / ceiling.seconds);
     const auto h = to_host(V);
     int unchanged = 0;
@@ -352,6 +357,17 @@ TEST(StoreCeiling, NamesTheFastestMethodAndOverwritesTheBytes) {
     EXPECT_EQ(unchanged, 0);
     EXPECT_GT(recur::copy_seconds(Space{}, V.data(), count * 4, 3), 0);
   }
+}
+
+// The one-shot wide fill (GPUs' ceiling; it runs on any space) stores the
+// fill word into every 16-byte word of the bytes given, and nothing past them.
+TEST(StoreCeiling, OneShotFillWritesEveryWordAndNoOther) {
+  Kokkos::View<std::uint32_t*, Space> words("words", 4 * 1000 + 3);
+  Kokkos::deep_copy(words, 7u);
+  EXPECT_GT(recur::impl::one_shot_fill_seconds(Space{}, words.data(), 4 * 1000 * 4, 1), 0);
+  const auto h = to_host(words);
+  for (std::size_t i = 0; i < h.extent(0); ++i)
+    ASSERT_EQ(h(i), i < 4 * 1000 ? recur::impl::fill_word : 7u) << "word " << i;
 }
 
 // The streamed fill's shares: every byte of each written (whole lines

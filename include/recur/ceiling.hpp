@@ -10,6 +10,10 @@
 //    item, coalesced (item c stores c, c + chunks, ...);
 //  - "wide fill": the same with 16-byte aligned stores (one vector store per
 //    element on a GPU);
+//  - "one-shot wide fill" (GPUs): one 16-byte store a work item, blocks of
+//    256, marked evict-first as recur's kernels store V (impl/stores.hpp):
+//    on the H200 such a grid in plain CUDA stored 2 GiB at 4.66 TB/s where
+//    cudaMemsetAsync reached 4.53 (perf_tests/column_store_study.cu);
 //  - "deep_copy": Kokkos::deep_copy of a scalar into the bytes as a rank-1
 //    View (one element per thread on a GPU, a tuned fill on CPUs);
 //  - "memset": the vendor's memset (cudaMemsetAsync on CUDA; on CPUs
@@ -30,6 +34,7 @@
 // size: the read + write rate, as STREAM's copy.
 
 #include <recur/impl/kokkos_compat.hpp>
+#include <recur/impl/stores.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -115,6 +120,30 @@ double strided_fill_seconds(const ExecSpace& space, void* data, std::size_t byte
         Kokkos::parallel_for(
             "recur::store_ceiling[fill]",
             Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, chunks),
+            fill);
+      },
+      repetitions);
+}
+
+// Word c of `data` set to `value`, evict-first on GPUs.
+struct OneShotFill {
+  Word16* data;
+  Word16 value;
+  KOKKOS_FUNCTION void operator()(std::int64_t c) const { store_result(data + c, value); }
+};
+
+template <class ExecSpace>
+double one_shot_fill_seconds(const ExecSpace& space, void* data, std::size_t bytes,
+                             int repetitions) {
+  const OneShotFill fill{static_cast<Word16*>(data), filled_word<Word16>()};
+  return median_of_fenced_runs(
+      space,
+      [&] {
+        Kokkos::parallel_for(
+            "recur::store_ceiling[one-shot wide fill]",
+            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>,
+                                Kokkos::LaunchBounds<256, 1>>(
+                space, 0, std::int64_t(bytes / sizeof(Word16))),
             fill);
       },
       repetitions);
@@ -227,9 +256,13 @@ StoreCeiling store_ceiling(const ExecSpace& space, void* data, std::size_t bytes
   };
   consider(impl::strided_fill_seconds<ExecSpace, std::uint32_t>(space, data, bytes, repetitions),
            "kokkos fill");
-  if (reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && bytes % 16 == 0)
+  if (reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && bytes % 16 == 0) {
     consider(impl::strided_fill_seconds<ExecSpace, impl::Word16>(space, data, bytes, repetitions),
              "wide fill");
+    if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                              typename ExecSpace::memory_space>::accessible)
+      consider(impl::one_shot_fill_seconds(space, data, bytes, repetitions), "one-shot wide fill");
+  }
   const Kokkos::View<std::uint32_t*, typename ExecSpace::memory_space, Kokkos::MemoryUnmanaged>
       words(static_cast<std::uint32_t*>(data), bytes / 4);
   consider(impl::median_of_fenced_runs(

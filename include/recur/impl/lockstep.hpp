@@ -2,6 +2,7 @@
 #define RECUR_IMPL_LOCKSTEP_HPP
 
 #include <recur/impl/cpu_lanes.hpp>
+#include <recur/impl/stores.hpp>
 #include <recur/impl/three_term.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -11,14 +12,6 @@
 #include <type_traits>
 
 namespace recur::impl {
-
-// 16 bytes, the widest store a GPU thread issues: a warp storing 32
-// neighbouring Packs writes 512 contiguous bytes with one instruction.
-template <class T>
-struct alignas(16) Pack {
-  static constexpr int size = 16 / int(sizeof(T));
-  T v[size];
-};
 
 // V(i0 + r, n) = value(r) for the r < rows of a block of B lanes. Packed
 // (GPUs): a full block goes out in Pack stores where V's columns are
@@ -30,7 +23,7 @@ KOKKOS_FORCEINLINE_FUNCTION void store_lanes(const VView& V, std::int64_t i0, in
   using T = typename VView::value_type;
   if (rows < B) {
     for (int r = 0; r < B; ++r)
-      if (r < rows) V(i0 + r, n) = value(r);
+      if (r < rows) store_result(&V(i0 + r, n), value(r));
     return;
   }
   if constexpr (Packed) {
@@ -41,13 +34,13 @@ KOKKOS_FORCEINLINE_FUNCTION void store_lanes(const VView& V, std::int64_t i0, in
         for (int g = 0; g < B; g += G) {
           Pack<T> pack;
           for (int j = 0; j < G; ++j) pack.v[j] = value(g + j);
-          *reinterpret_cast<Pack<T>*>(p + g) = pack;
+          store_result(reinterpret_cast<Pack<T>*>(p + g), pack);
         }
         return;
       }
     }
   }
-  for (int r = 0; r < B; ++r) V(i0 + r, n) = value(r);
+  for (int r = 0; r < B; ++r) store_result(&V(i0 + r, n), value(r));
 }
 
 // ThreadPerX for recurrences with a scan form (scan_along_n.hpp): each work

@@ -30,6 +30,7 @@
 #include <recur/impl/cpu_lanes.hpp>
 #include <recur/impl/kokkos_compat.hpp>
 #include <recur/impl/numbers.hpp>
+#include <recur/impl/stores.hpp>
 #include <recur/impl/three_term.hpp>
 #include <recur/multi_index.hpp>
 #include <recur/slice.hpp>
@@ -947,11 +948,11 @@ struct ProductBasisFunctor {
   // at[0] = a, at[1] = b in one store (at: aligned to two T).
   KOKKOS_FORCEINLINE_FUNCTION static void store_pair(char* at, T a, T b) {
 #ifdef __CUDA_ARCH__
-    // (A plain global store: at is in global memory.)
+    // (A global store, evict-first as store_result's: at is in global memory.)
     if constexpr (std::is_same_v<T, float>) {
-      asm("st.global.v2.f32 [%0], {%1, %2};" ::"l"(at), "f"(a), "f"(b));
+      asm("st.global.cs.v2.f32 [%0], {%1, %2};" ::"l"(at), "f"(a), "f"(b));
     } else {
-      asm("st.global.v2.f64 [%0], {%1, %2};" ::"l"(at), "d"(a), "d"(b));
+      asm("st.global.cs.v2.f64 [%0], {%1, %2};" ::"l"(at), "d"(a), "d"(b));
     }
 #else
     reinterpret_cast<T*>(at)[0] = a;
@@ -990,7 +991,7 @@ struct ProductBasisFunctor {
           if constexpr (decltype(pack)::value) {
             store_pair(at, T(v[0]), T(v[1]));
           } else {
-            for (int s = 0; s < n; ++s) *reinterpret_cast<T*>(at + s * row) = T(v[s]);
+            for (int s = 0; s < n; ++s) store_result(reinterpret_cast<T*>(at + s * row), T(v[s]));
           }
         });
       });
@@ -1032,10 +1033,11 @@ struct ProductBasisFunctor {
       for (int j = rank % P; j < P; j += lanes) {
         if constexpr (w == 0) {
           for (int b = rank / P; b < count; b += samples)
-            Psi(first + b, j) = T(tables.value(table, b, j, tables.base_of(table, b)));
+            store_result(&Psi(first + b, j), T(tables.value(table, b, j, tables.base_of(table, b))));
         } else {
           const auto recipe = tables.template recipe<w>(j);
-          for (int b = rank / P; b < count; b += samples) Psi(first + b, j) = T(tables.value(table, b, recipe));
+          for (int b = rank / P; b < count; b += samples)
+            store_result(&Psi(first + b, j), T(tables.value(table, b, recipe)));
         }
       }
     };

@@ -1,0 +1,52 @@
+#ifndef RECUR_IMPL_STORES_HPP
+#define RECUR_IMPL_STORES_HPP
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace recur::impl {
+
+// 16 bytes, the widest store a GPU thread issues: a warp storing 32
+// neighbouring Packs writes 512 contiguous bytes with one instruction.
+template <class T>
+struct alignas(16) Pack {
+  static constexpr int size = 16 / int(sizeof(T));
+  T v[size];
+};
+
+// *p = v for results a kernel writes once and never reads back (V, Psi,
+// and the ceiling's fills). On NVIDIA GPUs the store is marked evict-first
+// (st.global.cs, CUDA's __stcs), so that these lines leave L2 for memory
+// first. In a study of column slices' pattern on the H200 (N = 32 column
+// streams of 16-byte stores, M = 2^24; perf_tests/column_store_study.cu)
+// marked stores ran at 0.94-0.95 of the best fill however the rows fell to
+// the threads, plain ones at 0.48-0.94 depending on it; in recur (same-process
+// A/B) double LayoutLeft He_n/sqrt(n!) took 1.28 ms against 1.39 (Accurate)
+// and 1.29 against 1.33 (Fast), float 1-2 % less, Staged rows within 1 %,
+// product bases' double Psi 2-4 % less. ScanAlongN keeps plain stores (1-4 %
+// slower marked). docs/performance.md, "H200, 2026-12-04: evict-first
+// stores". Elsewhere a plain store.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION void store_result(T* p, const T& v) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                std::is_same_v<T, std::uint32_t>) {
+    __stcs(p, v);
+  } else if constexpr (sizeof(T) == 16 && alignof(T) == 16) {  // Pack<float, double>, 16-byte words
+    uint4 w;
+    static_assert(sizeof(w) == sizeof(T));
+    __builtin_memcpy(&w, &v, sizeof w);
+    __stcs(reinterpret_cast<uint4*>(p), w);
+  } else {
+    *p = v;
+  }
+#else
+  *p = v;
+#endif
+}
+
+}  // namespace recur::impl
+
+#endif
