@@ -23,7 +23,7 @@ KOKKOS_FORCEINLINE_FUNCTION void store_lanes(const VView& V, std::int64_t i0, in
   using T = typename VView::value_type;
   if (rows < B) {
     for (int r = 0; r < B; ++r)
-      if (r < rows) store_result(&V(i0 + r, n), value(r));
+      if (r < rows) store_result(V, i0 + r, n, value(r));
     return;
   }
   if constexpr (Packed) {
@@ -40,7 +40,7 @@ KOKKOS_FORCEINLINE_FUNCTION void store_lanes(const VView& V, std::int64_t i0, in
       }
     }
   }
-  for (int r = 0; r < B; ++r) store_result(&V(i0 + r, n), value(r));
+  for (int r = 0; r < B; ++r) store_result(V, i0 + r, n, value(r));
 }
 
 // ThreadPerX for recurrences with a scan form (scan_along_n.hpp): each work
@@ -276,7 +276,9 @@ void lockstep_rows(const ExecSpace& space, const std::string& label, const XView
   using T = typename VView::value_type;
   constexpr bool host =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  constexpr int B      = host ? cpu_block<Scan> : Pack<T>::size;
+  constexpr int B =
+      host ? cpu_block<Scan, T, std::is_same_v<typename VView::array_layout, Kokkos::LayoutLeft>>
+           : Pack<T>::size;
   const std::int64_t M = std::int64_t(V.extent(0));
   // Double-double on a GPU: at most 85 registers a thread (768 threads an
   // SM), which nvcc otherwise exceeds (110); the latency-bound recurrence

@@ -1033,11 +1033,11 @@ struct ProductBasisFunctor {
       for (int j = rank % P; j < P; j += lanes) {
         if constexpr (w == 0) {
           for (int b = rank / P; b < count; b += samples)
-            store_result(&Psi(first + b, j), T(tables.value(table, b, j, tables.base_of(table, b))));
+            store_result(Psi, first + b, j, T(tables.value(table, b, j, tables.base_of(table, b))));
         } else {
           const auto recipe = tables.template recipe<w>(j);
           for (int b = rank / P; b < count; b += samples)
-            store_result(&Psi(first + b, j), T(tables.value(table, b, recipe)));
+            store_result(Psi, first + b, j, T(tables.value(table, b, recipe)));
         }
       }
     };

@@ -62,11 +62,11 @@ struct StagedFunctor {
     const int threads = team.team_size();
     if (!row_contiguous) {  // column after column: `rows` neighbours a store
       for (int r = t; r < rows; r += threads)
-        for (int n = 0; n < N; ++n) store_result(&V(row0 + r, n), tile[std::size_t(r) * row_pitch + n]);
+        for (int n = 0; n < N; ++n) store_result(V, row0 + r, n, tile[std::size_t(r) * row_pitch + n]);
     } else if (N >= threads) {  // row after row, the team along each row
       for (int r = 0; r < rows; ++r)
         for (int n = t; n < N; n += threads)
-          store_result(&V(row0 + r, n), tile[std::size_t(r) * row_pitch + n]);
+          store_result(V, row0 + r, n, tile[std::size_t(r) * row_pitch + n]);
     } else if (packed(N)) {  // the tile's run of V in 16-byte stores
       constexpr int G   = Pack<T>::size;
       const int per_row = N / G, packs = rows * per_row;
@@ -82,7 +82,7 @@ struct StagedFunctor {
       const int rows_per_pass = threads / N;
       const int n             = t % N;
       for (int r = t / N; r < rows && t < rows_per_pass * N; r += rows_per_pass)
-        store_result(&V(row0 + r, n), tile[std::size_t(r) * row_pitch + n]);
+        store_result(V, row0 + r, n, tile[std::size_t(r) * row_pitch + n]);
     }
   }
 };

@@ -47,6 +47,18 @@ KOKKOS_FORCEINLINE_FUNCTION void store_result(T* p, const T& v) {
 #endif
 }
 
+// V(i, n) = v, through store_result where V hands out plain references (a
+// View with the Atomic trait hands out a proxy: a plain assignment there).
+template <class View>
+KOKKOS_FORCEINLINE_FUNCTION void store_result(const View& V, std::int64_t i, std::int64_t n,
+                                              const typename View::non_const_value_type& v) {
+  if constexpr (std::is_lvalue_reference_v<typename View::reference_type>) {
+    store_result(&V(i, n), v);
+  } else {
+    V(i, n) = v;
+  }
+}
+
 }  // namespace recur::impl
 
 #endif
