@@ -77,10 +77,11 @@ inline constexpr std::size_t stream_bytes = std::size_t(16) << 20;
 // 4.6 and 8.3, though x and some states now spill from AVX2's 16 registers.
 // (On the AMD EPYC VM that ran these first, four vectors had spilled the
 // states and run 1.2-1.9 times slower than two.) Float results of double
-// lanes (recur::Accurate) in column slices (LayoutLeft) take 32 rows where
-// the build has AVX-512's 32 vector registers (__AVX512VL__): eight vectors,
-// so that a block's piece of each column is 128 bytes of float without
-// spilling (float He_n/sqrt(n!) Accurate 5.3-5.6 ms against 6.0-6.6). Rows
+// lanes (recur::Accurate, and power sums) in column slices (LayoutLeft) take
+// 32 rows where the build has AVX-512's 32 vector registers (__AVX512VL__):
+// eight vectors, so that a block's piece of each column is 128 bytes of
+// float without spilling (float He_n/sqrt(n!) Accurate 5.3-5.6 ms against
+// 6.0-6.6, power sums 3.9-4.1 against 5.8-6.2). Rows
 // keep 16 (LayoutRight 7.3-8.3 ms against 7.4-8.0 in the A/B, 8.1-8.5 against
 // 7.3-7.8 in the suite), and so do double results (with 32, double Fast
 // LayoutRight ran 9.5-9.8 ms against 8.9-9.1); docs/performance.md, "CPU,
@@ -92,7 +93,7 @@ inline constexpr int cpu_block =
     : std::is_same_v<typename Scan::number_type, float>       ? 32
 #ifdef __AVX512VL__
     : Columns && std::is_same_v<typename Scan::number_type, double> &&
-            std::is_same_v<T, float> && !std::is_same_v<Scan, PowerSumsScan>
+            std::is_same_v<T, float>
         ? 32
 #endif
         : 16;
