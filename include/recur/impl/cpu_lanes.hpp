@@ -81,12 +81,12 @@ inline constexpr std::size_t stream_bytes = std::size_t(16) << 20;
 // 32 rows where the build has AVX-512's 32 vector registers (__AVX512VL__):
 // eight vectors, so that a block's piece of each column is 128 bytes of
 // float without spilling (float He_n/sqrt(n!) Accurate 5.3-5.6 ms against
-// 6.0-6.6, power sums 3.9-4.1 against 5.8-6.2). Rows
-// keep 16 (LayoutRight 7.3-8.3 ms against 7.4-8.0 in the A/B, 8.1-8.5 against
-// 7.3-7.8 in the suite), and so do double results (with 32, double Fast
-// LayoutRight ran 9.5-9.8 ms against 8.9-9.1); docs/performance.md, "CPU,
-// 2026-12-04: Kokkos for AVX-512".
-template <class Scan, class T = typename Scan::number_type, bool Columns = false>
+// 6.0-6.6, power sums 3.9-4.1 against 5.8-6.2). Rows keep 16 (LayoutRight
+// 7.3-8.3 ms against 7.4-8.0 in the A/B, 8.1-8.5 against 7.3-7.8 in the
+// suite), and so do double results (with 32, double Fast LayoutRight ran
+// 9.5-9.8 ms against 8.9-9.1); docs/performance.md, "CPU, 2026-12-04: Kokkos
+// for AVX-512". T: V's values; Columns: V's columns contiguous (LayoutLeft).
+template <class Scan, class T, bool Columns>
 inline constexpr int cpu_block =
 #ifdef RECUR_IMPL_CPU_LANES
     !is_lane_scan<Scan>::value                                ? 8

@@ -62,7 +62,8 @@ struct StagedFunctor {
     const int threads = team.team_size();
     if (!row_contiguous) {  // column after column: `rows` neighbours a store
       for (int r = t; r < rows; r += threads)
-        for (int n = 0; n < N; ++n) store_result(V, row0 + r, n, tile[std::size_t(r) * row_pitch + n]);
+        for (int n = 0; n < N; ++n)
+          store_result(V, row0 + r, n, tile[std::size_t(r) * row_pitch + n]);
     } else if (N >= threads) {  // row after row, the team along each row
       for (int r = 0; r < rows; ++r)
         for (int n = t; n < N; n += threads)
