@@ -163,6 +163,49 @@ TYPED_TEST(Policies, ThreadPerXVectorsEqualScalarLanesAtTheEdges) {
   expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::PowerSums{}, (1 << 17) + 3, 48);
 }
 
+// Rows of a wider View (columns 0 .. 39 of M x 64): on CPUs long enough to
+// stream, in tiles of 16 or 32 columns carried from block to block, each
+// tile's rows stored while the next columns are computed, so that the
+// 40th column ends a partial tile and rows leaving double's range stop the
+// vectors while a tile's rows are still to be stored. The same bits as
+// column slices, and the other columns untouched.
+TYPED_TEST(Policies, ThreadPerXStreamsRowsOfWiderViews) {
+  using T     = typename TypeParam::scalar;
+  using Space = typename TypeParam::space;
+  const int M = (1 << 17) + 3, N = 40, wide_N = 64;
+  std::vector<double> values = sample_points<double>(M, 3.5);
+  values[1000] = 3e4;  // He_n(x) past double's scaling limit mid-row
+  values[5001] = -1e3;
+  const auto x = to_device<Kokkos::View<double*, Space>>(values);
+  Kokkos::View<T**, Kokkos::LayoutRight, Space> wide("wide", M, wide_N);
+  Kokkos::View<T**, Kokkos::LayoutLeft, Space> reference("reference", M, N);
+  const auto rows = Kokkos::subview(wide, Kokkos::ALL, std::make_pair(0, N));
+  const auto check = [&](const char* what) {
+    const auto w = to_host(wide);
+    const auto r = to_host(reference);
+    int differences = 0, touched = 0;
+    for (int i = 0; i < M; ++i)
+      for (int n = 0; n < wide_N; ++n) {
+        if (n < N) differences += std::memcmp(&w(i, n), &r(i, n), sizeof(T)) != 0;
+        else touched += w(i, n) != T(-5);
+      }
+    EXPECT_EQ(differences, 0) << what;
+    EXPECT_EQ(touched, 0) << what;
+  };
+  Kokkos::deep_copy(wide, T(-5));
+  recur::evaluate(Space{}, recur::HermiteE{}, x, rows, recur::ThreadPerX{}, recur::Fast{});
+  recur::evaluate(Space{}, recur::HermiteE{}, x, reference, recur::ThreadPerX{}, recur::Fast{});
+  check("HermiteE Fast");
+  Kokkos::deep_copy(wide, T(-5));
+  recur::evaluate(Space{}, recur::HermiteE{}, x, rows, recur::ThreadPerX{}, recur::Accurate{});
+  recur::evaluate(Space{}, recur::HermiteE{}, x, reference, recur::ThreadPerX{}, recur::Accurate{});
+  check("HermiteE Accurate");
+  Kokkos::deep_copy(wide, T(-5));
+  recur::evaluate(Space{}, recur::PowerSums{}, x, rows, recur::ThreadPerX{});
+  recur::evaluate(Space{}, recur::PowerSums{}, x, reference, recur::ThreadPerX{});
+  check("PowerSums");
+}
+
 TEST(Policies, StagedRefusesDerivativesByName) {
   using Space = Kokkos::DefaultExecutionSpace;
   Kokkos::View<double*, Space> x("x", 4);

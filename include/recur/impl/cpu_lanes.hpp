@@ -21,8 +21,9 @@
 // that every piece was two lines, made float He_n/sqrt(n!) Accurate 1.3
 // times slower, 11.0-11.5 against 8.3-8.5 ms, and power sums 7-15 % faster).
 // Rows (LayoutRight) go through a tile of the last few columns in L1 cache,
-// transposed in registers and stored 32 bytes a row, or two whole lines of
-// each row at once where streamed.
+// transposed in registers and stored 32 bytes a row, or, where streamed,
+// one or two whole lines of each row at once while the next tile fills
+// (RowTiles).
 //
 // series.hpp's Clenshaw sums for double results (double-double) run in the
 // same vectors (clenshaw below), 16 x a block.
@@ -42,8 +43,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 namespace recur::impl {
+
+#ifdef RECUR_IMPL_CPU_LANES
+// The lanes' helpers and lambdas inlined whatever their size: one left out
+// of line keeps the states in memory (arrays whose address escapes) or
+// spills every vector register around its call.
+#define RECUR_LANES_INLINE __attribute__((always_inline))
+#endif
 
 struct NoPrefactor;
 template <class W, class MemorySpace, class Prefactor>
@@ -162,6 +171,16 @@ using Element = typename LanesOf<W>::element;
 template <class E>
 inline constexpr int width = int(32 / sizeof(E));
 
+// f(g) for g = 0, 1, ..., G - 1, each g a compile-time constant.
+template <class F, int... g>
+RECUR_LANES_INLINE inline void each(const F& f, std::integer_sequence<int, g...>) {
+  (f(std::integral_constant<int, g>{}), ...);
+}
+template <int G, class F>
+RECUR_LANES_INLINE inline void each(const F& f) {
+  each(f, std::make_integer_sequence<int, G>{});
+}
+
 // Whether a lockstep block of B rows of Scan runs in these vectors.
 template <class Scan, int B>
 inline constexpr bool runs = is_lane_scan<Scan>::value &&
@@ -279,19 +298,23 @@ inline Pair step(const Pair& ka, const Pair& kb, const Pair& kc, Vec<double> x,
 
 // Two vectors of lanes as T, into 8 (float from double) or 2 x 4 or 2 x 8
 // consecutive T, in 32-byte stores, non-temporal (p aligned to 32 bytes)
-// where `stream`. (transpose reads the tile back 32 bytes at a time: a load
-// spanning two smaller stores is not forwarded from them.)
+// where `stream`. (transposed_rows reads the tile back in 16-byte halves of
+// these stores: a load spanning two smaller stores would not be forwarded
+// from them.)
 inline void store(float* p, __m256 v, bool stream) {
   stream ? _mm256_stream_ps(p, v) : _mm256_storeu_ps(p, v);
 }
 inline void store(double* p, __m256d v, bool stream) {
   stream ? _mm256_stream_pd(p, v) : _mm256_storeu_pd(p, v);
 }
-inline __m256 load(const float* p) { return _mm256_load_ps(p); }
-inline __m256d load(const double* p) { return _mm256_load_pd(p); }
 inline void put(float* p, Vec<double> a, Vec<double> b, bool stream) {
   store(p, _mm256_set_m128(_mm256_cvtpd_ps(__m256d(b)), _mm256_cvtpd_ps(__m256d(a))), stream);
 }
+// (Two 32-byte stores, not one of 64 bytes where the build has AVX-512:
+// with 512-bit instructions in flight the CPU gives up one of the ports
+// that run 256-bit arithmetic, and double-double LayoutLeft took 13.2-17.9
+// ms against 13.2-13.4, float He_n Fast 4.0-4.1 against 3.5-3.6, on this
+// project's Intel VM; docs/performance.md, "CPU, 2026-12-04, evening".)
 inline void put(double* p, Vec<double> a, Vec<double> b, bool stream) {
   store(p, __m256d(a), stream);
   store(p + 4, __m256d(b), stream);
@@ -344,50 +367,97 @@ inline bool keep_in_range(Vec<float>& u0, Vec<float>& u1, __m256i& e) {
   return true;
 }
 
-// Transposes the Q x Q block (Q = 32 / sizeof(T)) of a column-major tile
-// at from[c0 ..][r0 ..] (columns of R) in registers, and stores its rows at
-// to, to + ld, ...: rows r0 .. r0 + Q - 1 of V from column c0 of the tile.
-// The lane-crossing step is done by the loads (16-byte halves inserted,
-// which the load ports and any vector port take) and half of the in-lane
-// shuffles by blends, so that the one port that shuffles does 12 shuffles
-// an 8 x 8 block of floats (not 24) and 4 a 4 x 4 block of doubles (not 8).
+// Rows r0 .. r0 + Q / 2 - 1 of V from column c0 of a column-major tile
+// (from[c0 ..][r0 ..], columns of R), Q = 32 / sizeof(T) values of each, in
+// registers: the Q x Q block's transpose, half of it. The lane-crossing step
+// is done by the loads (16-byte halves inserted, which the load ports and any
+// vector port take) and half of the in-lane shuffles by blends, so that the
+// one port that shuffles does 6 shuffles for 4 x 8 floats (not 12) and 2 for
+// 2 x 4 doubles (not 4).
 template <int R>
-inline void transpose(const float (*from)[R], int r0, int c0, float* to, std::ptrdiff_t ld) {
-  __m256 v[8];
-  // v[k], k < 4: rows r0 .. r0 + 3 of columns k (low half) and k + 4 (high
-  // half); v[k + 4] rows r0 + 4 .. r0 + 7 of the same.
+inline void transposed_rows(const float (*from)[R], int r0, int c0, __m256 (&row)[4]) {
+  // v[k]: rows r0 .. r0 + 3 of columns c0 + k (low half) and c0 + k + 4 (high half)
+  __m256 v[4];
   for (int k = 0; k < 4; ++k)
-    for (int h = 0; h < 2; ++h)
-      v[k + 4 * h] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(&from[c0 + k][r0 + 4 * h])),
-                                          _mm_load_ps(&from[c0 + k + 4][r0 + 4 * h]), 1);
-  // Each 16-byte lane a 4 x 4 transpose: rows 4 h + 0 .. 3, columns 0-3 low, 4-7 high.
-  for (int h = 0; h < 2; ++h) {
-    const __m256* const w = v + 4 * h;
-    const __m256 t0 = _mm256_unpacklo_ps(w[0], w[1]);  // c0r0 c1r0 c0r1 c1r1
-    const __m256 t1 = _mm256_unpackhi_ps(w[0], w[1]);  // c0r2 c1r2 c0r3 c1r3
-    const __m256 t2 = _mm256_unpacklo_ps(w[2], w[3]);
-    const __m256 t3 = _mm256_unpackhi_ps(w[2], w[3]);
-    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x4E);  // c0r1 c1r1 c2r0 c3r0
-    const __m256 s1 = _mm256_shuffle_ps(t1, t3, 0x4E);
-    float* const row = to + 4 * h * ld;
-    _mm256_storeu_ps(row, _mm256_blend_ps(t0, s0, 0xCC));
-    _mm256_storeu_ps(row + ld, _mm256_blend_ps(s0, t2, 0xCC));
-    _mm256_storeu_ps(row + 2 * ld, _mm256_blend_ps(t1, s1, 0xCC));
-    _mm256_storeu_ps(row + 3 * ld, _mm256_blend_ps(s1, t3, 0xCC));
-  }
+    v[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(&from[c0 + k][r0])),
+                                _mm_load_ps(&from[c0 + k + 4][r0]), 1);
+  // Each 16-byte lane a 4 x 4 transpose.
+  const __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]);  // c0r0 c1r0 c0r1 c1r1
+  const __m256 t1 = _mm256_unpackhi_ps(v[0], v[1]);  // c0r2 c1r2 c0r3 c1r3
+  const __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]);
+  const __m256 t3 = _mm256_unpackhi_ps(v[2], v[3]);
+  const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x4E);  // c0r1 c1r1 c2r0 c3r0
+  const __m256 s1 = _mm256_shuffle_ps(t1, t3, 0x4E);
+  row[0] = _mm256_blend_ps(t0, s0, 0xCC);
+  row[1] = _mm256_blend_ps(s0, t2, 0xCC);
+  row[2] = _mm256_blend_ps(t1, s1, 0xCC);
+  row[3] = _mm256_blend_ps(s1, t3, 0xCC);
 }
 template <int R>
-inline void transpose(const double (*from)[R], int r0, int c0, double* to, std::ptrdiff_t ld) {
-  __m256d v[4];
-  // v[2 h + k]: rows r0 + 2 h, r0 + 2 h + 1 of columns k (low) and k + 2 (high)
-  for (int h = 0; h < 2; ++h)
-    for (int k = 0; k < 2; ++k)
-      v[2 * h + k] =
-          _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(&from[c0 + k][r0 + 2 * h])),
-                               _mm_load_pd(&from[c0 + k + 2][r0 + 2 * h]), 1);
-  for (int h = 0; h < 2; ++h) {
-    _mm256_storeu_pd(to + 2 * h * ld, _mm256_unpacklo_pd(v[2 * h], v[2 * h + 1]));
-    _mm256_storeu_pd(to + (2 * h + 1) * ld, _mm256_unpackhi_pd(v[2 * h], v[2 * h + 1]));
+inline void transposed_rows(const double (*from)[R], int r0, int c0, __m256d (&row)[2]) {
+  // v[k]: rows r0, r0 + 1 of columns c0 + k (low half) and c0 + k + 2 (high half)
+  __m256d v[2];
+  for (int k = 0; k < 2; ++k)
+    v[k] = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(&from[c0 + k][r0])),
+                                _mm_load_pd(&from[c0 + k + 2][r0]), 1);
+  row[0] = _mm256_unpacklo_pd(v[0], v[1]);
+  row[1] = _mm256_unpackhi_pd(v[0], v[1]);
+}
+template <class T>
+struct RowOf;  // a vector of T
+template <>
+struct RowOf<float> {
+  using type = __m256;
+};
+template <>
+struct RowOf<double> {
+  using type = __m256d;
+};
+
+// Rows' tiles, carried by a work item from block to block (rows below): the
+// tile being filled with a block's columns, and the one filled before it,
+// whose rows are stored while the next columns are computed, Q / 2 rows
+// (a group) every few steps. Storing a tile's rows all at once when it is
+// full was slower: float He_n/sqrt(n!) Fast LayoutRight 5.1-5.2 ms at M =
+// 2^20, N = 32, against 4.6-4.8 this way, double 8.2-8.3 against 7.8-8.4
+// (docs/performance.md, "CPU, 2026-12-04, evening").
+template <class T, int R>
+struct RowTiles {
+  static constexpr int Q      = 32 / int(sizeof(T));
+  static constexpr int H      = Q / 2;  // rows a group
+  static constexpr int groups = R / H;
+  alignas(64) T tile[2][4 * Q][R];
+  int fill = 0;        // the tile being filled
+  int width = 0;       // the other's columns (QT of rows below)
+  int next = groups;   // its first group not yet stored (groups: none)
+  T* to = nullptr;     // where its first row goes, the others ld apart
+  std::ptrdiff_t ld = 0;
+};
+
+// Group `tiles.next` of the full tile: its Q / 2 rows transposed in
+// registers and stored row after row, Blocks x Q columns of each
+// (non-temporal: one or two whole lines each, in order).
+template <int Blocks, class T, int R>
+RECUR_LANES_INLINE inline void store_group(RowTiles<T, R>& tiles) {
+  constexpr int Q = RowTiles<T, R>::Q, H = RowTiles<T, R>::H;
+  const int r0 = tiles.next++ * H;
+  typename RowOf<T>::type out[Blocks][H];
+  for (int b = 0; b < Blocks; ++b) transposed_rows<R>(tiles.tile[1 - tiles.fill], r0, b * Q, out[b]);
+  for (int k = 0; k < H; ++k)
+    for (int b = 0; b < Blocks; ++b) store(tiles.to + (r0 + k) * tiles.ld + b * Q, out[b][k], true);
+}
+
+// The full tile's groups not yet stored (a work item's last, before its
+// store fence).
+template <class T, int R>
+inline void store_rows_left(RowTiles<T, R>& tiles) {
+  constexpr int Q = RowTiles<T, R>::Q;
+  while (tiles.next < RowTiles<T, R>::groups) {
+    if (tiles.width == 4 * Q) {
+      store_group<4>(tiles);
+    } else {
+      store_group<2>(tiles);
+    }
   }
 }
 
@@ -411,14 +481,17 @@ inline void transpose(const double (*from)[R], int r0, int c0, double* to, std::
 template <int R, class Scan, class XView, class VView, class W = typename Scan::number_type,
           class T = typename VView::non_const_value_type>
 int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int N,
-         W (&u0)[R], W (&u1)[R], bool stream) {
+         W (&u0)[R], W (&u1)[R], bool stream, RowTiles<T, R>& tiles) {
   using E         = Element<W>;
   constexpr int L = width<E>;
   constexpr int G = R / L;                 // vectors of lanes
   constexpr int Q = 32 / int(sizeof(T));  // rows: Q x Q blocks transposed
   constexpr int P = Scan::check_period;
   static_assert(G % 2 == 0, "recur: cpu_lanes::rows stores vectors in pairs");
-  const bool columns = V.stride_0() == 1;  // LayoutLeft-like, else rows contiguous
+  // LayoutLeft-like, else rows contiguous (LayoutRight: rows, whatever N,
+  // so that its code is the rows' only)
+  const bool columns =
+      !std::is_same_v<typename VView::array_layout, Kokkos::LayoutRight> && V.stride_0() == 1;
   // Rows: the last QT columns in the tile, QT = Q; with non-temporal stores
   // 4 Q (two whole cache lines of each row, stored one after the other)
   // where rows are whole pairs of lines and N reaches 4 Q, else 2 Q (one
@@ -428,11 +501,20 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
   const int QT = columns || !stream ? Q
                  : N >= 4 * Q && V.stride_0() * std::ptrdiff_t(sizeof(T)) % 128 == 0 ? 4 * Q
                                                                                  : 2 * Q;
-  alignas(64) T tile[4 * Q][R];
+  T(*tile)[R] = tiles.tile[tiles.fill];  // rows: the tile being filled
+  // V's elements through a pointer and strides held here: the vector stores
+  // below may alias anything (__m256 is may_alias), so V's own would be
+  // loaded again after each.
+  T* const data             = V.data();
+  const std::ptrdiff_t s0   = V.stride_0(), s1 = V.stride_1();
+  const auto at             = [=](std::int64_t i, int j) { return data + i * s0 + j * s1; };
   Vec<E> x[G];
   Lanes<W> a0[G], a1[G];
   constexpr bool power_sums = std::is_same_v<Scan, PowerSumsScan>;
-  for (int g = 0; g < G; ++g) {
+  // (Here and below, each vector by a constant index: a loop over them
+  // left rolled when the compiler's scalar replacement ran kept every state
+  // in memory, written back at every step.)
+  each<G>([&](auto g) RECUR_LANES_INLINE {
     // affine(float, ...) rounds x to float; start() of the scan form.
     x[g] = lanes<E>([&](int l) { return E(double(xv(i0 + g * L + l))); });
     if constexpr (power_sums) {
@@ -447,7 +529,7 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
       });
       a1[g] = splat_number(W{});
     }
-  }
+  });
   const Vec<E> limit = splat(E(Range<W>::limit));
   // Whether some lane's f = a_n x + b_n can be 0 (step()'s rule for it then
   // runs at every step): not where b_n = 0, every |x| and |a_n| are at least
@@ -459,6 +541,7 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
     if (scan.zero_b) {
       const Vec<E> tiny = splat(E(0x1p-60));
       bool small = false;
+#pragma GCC unroll 8
       for (int g = 0; g < G; ++g) small = small || any((x[g] < tiny) & (x[g] > -tiny));
       bool small_a = false;
       for (int n = 0; n + 1 < N; ++n) {
@@ -471,11 +554,12 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
   // Float lanes: each lane's binary exponent (Scaled), once any lane scaled.
   constexpr bool scales = std::is_same_v<W, float>;
   __m256i ev[G];
+#pragma GCC unroll 8
   for (int g = 0; g < G; ++g) ev[g] = _mm256_setzero_si256();
   bool scaled = false;
 
   // One step of every lane: column `col - 1` to `col`.
-  const auto advance = [&](int col, auto exact_c) {
+  const auto advance = [&](int col, auto exact_c) RECUR_LANES_INLINE {
     if constexpr (power_sums) {
       (void)exact_c;
       // PowerSumsScan::advance: (sum, x^n) -> (sum + x^n x, x^(n+1))
@@ -509,7 +593,8 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
   // blocks' worth of each row (one or two whole lines), non-temporal, where
   // `stream`. Columns, Stream (rows: QT / Q, 1 without streaming) and
   // Scaled known at compile time keep the branches out of the steps' loop.
-  const auto store_column = [&](int col, auto columns_c, auto stream_c, auto scaled_c) {
+  const auto store_column = [&](int col, auto columns_c, auto stream_c, auto scaled_c)
+                                RECUR_LANES_INLINE {
     constexpr bool Columns = decltype(columns_c)::value;
     constexpr bool Stream  = Columns ? bool(decltype(stream_c)::value) : decltype(stream_c)::value > 1;
     constexpr int Blocks   = Columns ? 1 : int(decltype(stream_c)::value);  // of the tile
@@ -519,27 +604,36 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
       for (int g = 0; g < G; ++g) {
         Vec<double> low, high;
         scaled_halves(a0[g], ev[g], low, high);
-        put(Columns ? &V(i0 + g * L, col) : &tile[col % Width][g * L], low, high, Columns && Stream);
+        put(Columns ? at(i0 + g * L, col) : &tile[col % Width][g * L], low, high, Columns && Stream);
       }
     } else {
 #pragma GCC unroll 8
       for (int g = 0; g < G; g += 2)
-        put(Columns ? &V(i0 + g * L, col) : &tile[col % Width][g * L], leading(a0[g]),
+        put(Columns ? at(i0 + g * L, col) : &tile[col % Width][g * L], leading(a0[g]),
             leading(a0[g + 1]), Columns && Stream);
     }
     if constexpr (!Columns) {
-      if (col % Width == Width - 1) {
-        for (int r0 = 0; r0 < R; r0 += Q) {
-          if constexpr (!Stream) {
-            transpose<R>(tile, r0, 0, &V(i0 + r0, col + 1 - Q), V.stride_0());
-          } else {  // the blocks into the lines of each row in L1, then whole lines out
-            alignas(64) T lines[Q][Width];
-            for (int b = 0; b < Blocks; ++b) transpose<R>(tile, r0, b * Q, &lines[0][b * Q], Width);
-            for (int k = 0; k < Q; ++k) {
-              T* const to = &V(i0 + r0 + k, col + 1 - Width);
-              for (int b = 0; b < Blocks; ++b) store(to + b * Q, load(&lines[k][b * Q]), true);
-            }
-          }
+      constexpr int H = Q / 2, groups = R / H;
+      if constexpr (Stream) {
+        // A group of the full tile every Width / groups columns; this tile
+        // full: the other's last groups (normally none), then the tiles
+        // swap, this one's rows to go out in the next Width columns.
+        static_assert(Width % groups == 0, "recur: cpu_lanes::rows spreads a tile's groups evenly");
+        if (tiles.next < groups && col % (Width / groups) == 0) store_group<Blocks>(tiles);
+        if (col % Width == Width - 1) {
+          while (tiles.next < groups) store_group<Blocks>(tiles);
+          tiles.fill ^= 1;
+          tile        = tiles.tile[tiles.fill];
+          tiles.width = Width;
+          tiles.next  = 0;
+          tiles.to    = at(i0, col + 1 - Width);
+          tiles.ld    = s0;
+        }
+      } else if (col % Width == Width - 1) {  // in cache: the rows at once, 32 bytes of each
+        for (int r0 = 0; r0 < R; r0 += H) {
+          typename RowOf<T>::type out[H];
+          transposed_rows<R>(tile, r0, 0, out);
+          for (int k = 0; k < H; ++k) store(at(i0 + r0 + k, col + 1 - Q), out[k], false);
         }
       }
     }
@@ -547,17 +641,17 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
   // Columns [begin, end), no check between: each stored, each after the
   // first reached by a step (the first is column 0 or was just checked).
   const auto steps = [&](int begin, int end, auto columns_c, auto stream_c, auto scaled_c,
-                         auto exact_c) {
+                         auto exact_c) RECUR_LANES_INLINE {
     store_column(begin, columns_c, stream_c, scaled_c);
     for (int col = begin + 1; col < end; ++col) {
       advance(col, exact_c);
       store_column(col, columns_c, stream_c, scaled_c);
     }
   };
-  const auto run = [&](int begin, int end) {
+  const auto run = [&](int begin, int end) RECUR_LANES_INLINE {
     using yes = std::true_type;
     using no  = std::false_type;
-    const auto with = [&](auto columns_c, auto stream_c) {
+    const auto with = [&](auto columns_c, auto stream_c) RECUR_LANES_INLINE {
       if (scaled) {
         if constexpr (scales) steps(begin, end, columns_c, stream_c, yes{}, yes{});
       } else if (zero_rule) {
@@ -597,8 +691,8 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
     }
     if constexpr (scales) {
       if (over) {
-        for (int g = 0; g < G; ++g) {
-          if (keep_in_range(a0[g], a1[g], ev[g])) continue;
+        each<G>([&](auto g) RECUR_LANES_INLINE {
+          if (keep_in_range(a0[g], a1[g], ev[g])) return;
           alignas(32) int e[L];
           alignas(32) float v0[L], v1[L];
           _mm256_store_si256(reinterpret_cast<__m256i*>(e), ev[g]);
@@ -612,7 +706,7 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
           ev[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(e));
           a0[g] = Vec<float>(_mm256_load_ps(v0));
           a1[g] = Vec<float>(_mm256_load_ps(v1));
-        }
+        });
         scaled = true;
         over   = false;
       }
@@ -621,13 +715,13 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
   if (!columns) {  // the tile's last columns, fewer than QT, one value at a time
     const int first = col + 1 - (col + 1) % QT;
     for (int r = 0; r < R; ++r)
-      for (int c = first; c <= col; ++c) V(i0 + r, c) = tile[c % QT][r];
+      for (int c = first; c <= col; ++c) *at(i0 + r, c) = tile[c % QT][r];
   }
   // (Non-temporal stores are fenced by the caller, once for many blocks.)
-  for (int g = 0; g < G; ++g) {
+  each<G>([&](auto g) RECUR_LANES_INLINE {
     unpack(a0[g], &u0[g * L]);
     unpack(a1[g], &u1[g * L]);
-  }
+  });
   return col;
 }
 

@@ -179,6 +179,15 @@ struct LockstepRows {
       const std::int64_t blocks = (std::int64_t(V.extent(0)) + B - 1) / B;
       const std::int64_t first  = item * blocks_per_item;
       const std::int64_t last   = first + blocks_per_item < blocks ? first + blocks_per_item : blocks;
+#ifdef RECUR_IMPL_CPU_LANES
+      if constexpr (cpu_lanes::runs<Scan, B>) {  // rows' tiles carried from block to block
+        cpu_lanes::RowTiles<typename VView::non_const_value_type, B> tiles;
+        for (std::int64_t block = first; block < last; ++block) rows_of(block, &tiles);
+        cpu_lanes::store_rows_left(tiles);
+        if (stream) _mm_sfence();
+        return;
+      }
+#endif
       for (std::int64_t block = first; block < last; ++block) rows_of(block);
 #ifdef RECUR_IMPL_CPU_LANES
       if (stream) _mm_sfence();
@@ -186,7 +195,8 @@ struct LockstepRows {
     }
   }
 
-  KOKKOS_FUNCTION void rows_of(std::int64_t block) const {
+  // tiles: the work item's cpu_lanes::RowTiles where the lanes run.
+  KOKKOS_FUNCTION void rows_of(std::int64_t block, void* tiles = nullptr) const {
     const std::int64_t i0 = block * B;
     const std::int64_t M  = std::int64_t(V.extent(0));
     const int rows        = M - i0 < B ? int(M - i0) : B;
@@ -207,7 +217,9 @@ struct LockstepRows {
 #ifdef RECUR_IMPL_CPU_LANES
     if constexpr (!Packed && cpu_lanes::runs<Scan, B>) {
       if (rows == B && !every_step && !scaled && (V.stride_0() == 1 || V.stride_1() == 1)) {
-        n = cpu_lanes::rows<B>(scan, x, V, i0, N, u0, u1, stream);
+        n = cpu_lanes::rows<B>(
+            scan, x, V, i0, N, u0, u1, stream,
+            *static_cast<cpu_lanes::RowTiles<typename VView::non_const_value_type, B>*>(tiles));
         if (n + 1 == N) return;
         check(u0, u1, e, scaled);  // a lane past the limit stopped the vectors
       }
