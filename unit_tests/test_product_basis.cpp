@@ -4,6 +4,8 @@
 // errors of bad calls.
 #include "test_support.hpp"
 
+#include <cstring>
+
 #include <recur/product_basis.hpp>
 
 #include <random>
@@ -386,12 +388,33 @@ void expect_large_equals_chunks() {
   EXPECT_EQ(count_differences(to_host(whole), to_host(pieces)), 0);
 }
 
+// Column slices (on CPUs the walk, 32 samples in vectors) and row slices
+// (the parent chain): the same products in the same order, the same bits.
+template <class Space, class T>
+void expect_columns_equal_rows() {
+  const recur::ProductBasis basis(recur::HermiteENormalized{}, recur::MultiIndexSet::total_degree(5, 4));
+  const int M = 40003, P = basis.size();
+  const auto X = sample_view<Space>(M, 5, 79);
+  Kokkos::View<T**, Kokkos::LayoutLeft, Space> columns("columns", M, P);
+  Kokkos::View<T**, Kokkos::LayoutRight, Space> rows("rows", M, P);
+  recur::evaluate(Space{}, basis, X, columns);
+  recur::evaluate(Space{}, basis, X, rows);
+  const auto c = to_host(columns);
+  const auto r = to_host(rows);
+  int differences = 0;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < P; ++j) differences += std::memcmp(&c(i, j), &r(i, j), sizeof(T)) != 0;
+  EXPECT_EQ(differences, 0) << (std::is_same_v<T, float> ? "float" : "double");
+}
+
 TYPED_TEST(ProductBasis, LargeOutputsGiveTheNumbersOfSmallOnes) {
   using S = TypeParam;
   expect_large_equals_chunks<S, float, Kokkos::LayoutLeft>();
   expect_large_equals_chunks<S, float, Kokkos::LayoutRight>();
   expect_large_equals_chunks<S, double, Kokkos::LayoutLeft>();
   expect_large_equals_chunks<S, double, Kokkos::LayoutRight>();
+  expect_columns_equal_rows<S, float>();
+  expect_columns_equal_rows<S, double>();
   // Rows apart in memory (every other row of a wider View).
   const recur::ProductBasis basis(recur::LegendreNormalized{}, recur::MultiIndexSet::total_degree(5, 4));
   const int M = 20001, P = basis.size();

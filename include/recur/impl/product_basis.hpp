@@ -916,6 +916,71 @@ struct ProductBasisFunctor {
 #endif
   }
 
+#ifdef RECUR_IMPL_CPU_LANES
+  // A CPU thread's block by the walk (ProductTables::walk's program), where
+  // Psi's columns are contiguous and the tables double: 32 samples at a
+  // time in eight vectors of 4 doubles, each value its parent's times one
+  // table entry (the same products, in the same order, as the chain's and
+  // the recipes'), the path's values held in registers, each function's 32
+  // values stored to its column where they are made: 128 bytes of float or
+  // 256 of double, whole lines, non-temporal where Psi is large and they
+  // are aligned. The chain (host_block) wrote every value to a scratch
+  // buffer first and read it back: plain stores beside the streamed ones,
+  // which this CPU takes slowly (docs/multivariate.md, "CPU, 2026-12-04,
+  // evening").
+  static constexpr int walk_vectors = 8;
+  using Lane4                       = cpu_lanes::Vec<double>;
+
+  template <int level>
+  RECUR_LANES_INLINE void host_walk_level(const std::uint64_t* program, std::int64_t& q,
+                                          std::uint32_t count, const Lane4 (&parent)[walk_vectors],
+                                          const double* column, std::ptrdiff_t pitch, T* out,
+                                          std::ptrdiff_t ld, bool stream) const {
+    for (; count != 0; --count) {
+      const std::uint64_t step = program[q++];
+      const double* t          = column + std::ptrdiff_t(step & 0xffffu) * pitch;
+      Lane4 v[walk_vectors];
+      cpu_lanes::each<walk_vectors>(
+          [&](auto g) RECUR_LANES_INLINE { v[g] = parent[g] * Lane4(_mm256_loadu_pd(t + 4 * g)); });
+      const std::uint32_t function = std::uint32_t(step >> 32);  // j + 1, or 0
+      if (function != 0) host_walk_store(out + std::ptrdiff_t(function - 1) * ld, v, stream);
+      if constexpr (level + 1 < ProductStructure::max_depth)
+        host_walk_level<level + 1>(program, q, std::uint32_t(step) >> 16, v, column, pitch, out, ld,
+                                   stream);
+    }
+  }
+  RECUR_LANES_INLINE static void host_walk_store(T* at, const Lane4 (&v)[walk_vectors], bool stream) {
+    cpu_lanes::each<walk_vectors / 2>([&](auto h) RECUR_LANES_INLINE {
+      cpu_lanes::put(at + 8 * h, v[2 * h], v[2 * h + 1], stream);  // 8 values a pair
+    });
+  }
+  void host_walk_block(const typename Tables::ScratchView& table, const std::uint64_t* program,
+                       std::int64_t first, int count) const {
+    constexpr int n            = 4 * walk_vectors;
+    const std::ptrdiff_t ld    = std::ptrdiff_t(Psi.stride_1());
+    const std::ptrdiff_t pitch = tables.pitch();
+    const double* column       = table.data();
+    const bool stream          = streams(Psi, n) && first * std::int64_t(sizeof(T)) % 64 == 0;
+    const auto& data           = tables.data;
+    int b = 0;
+    for (; b + n <= count; b += n) {
+      T* const out = &Psi(first + b, 0);
+      Lane4 base[walk_vectors];
+      const double* const bases = column + std::ptrdiff_t(data.terms) * pitch + b;
+      cpu_lanes::each<walk_vectors>(
+          [&](auto g) RECUR_LANES_INLINE { base[g] = Lane4(_mm256_loadu_pd(bases + 4 * g)); });
+      if (data.root_column >= 0) host_walk_store(out + std::ptrdiff_t(data.root_column) * ld, base, stream);
+      std::int64_t q = 0;
+      host_walk_level<0>(program, q, std::uint32_t(data.roots), base, column + b, pitch, out, ld, stream);
+    }
+    for (; b < count; ++b) {  // the last samples, one at a time
+      const S base = tables.base_of(table, b);
+      for (int j = 0; j < P; ++j) Psi(first + b, j) = T(tables.value(table, b, j, base));
+    }
+    if (stream) _mm_sfence();  // the streamed stores, ordered before the kernel ends
+  }
+#endif
+
   // x, with the compiler kept from tracing it back to what it was made of
   // (on GPUs: so that the walk's store address stays one multiply-add of
   // the byte gap, not a recomputation from Psi's index and stride).
@@ -1060,6 +1125,14 @@ struct ProductBasisFunctor {
     const int count          = tables.count(team);
     const auto& data         = tables.data;
     if constexpr (!gradient && Tables::one_thread) {
+#ifdef RECUR_IMPL_CPU_LANES
+      if constexpr (may_walk && std::is_same_v<S, double>) {
+        if (tables.walks) {
+          host_walk_block(table, program, first, count);
+          return;
+        }
+      }
+#endif
       if (tables.chain) {
         host_block(team, table, first, count);
         return;
