@@ -1206,6 +1206,78 @@ struct ProductSeriesFunctor {
   int P;
   int K;  // expansions (C's columns)
 
+#ifdef RECUR_IMPL_CPU_LANES
+  // A CPU thread's sums by the walk, where the tables are double: 32
+  // samples at a time in eight vectors of 4 doubles, an expansion at a time,
+  // each function's values (its parent's times one table entry, in
+  // registers) multiplied into the sums as the walk makes them, in the
+  // walk's order as a GPU thread sums them; no value is stored. (The chain
+  // stored every function's values of the block and read them back for
+  // each expansion: float Y at K = 1, M = 2^20, d = 5, p = 4 took 36 ms,
+  // longer than forming Psi; docs/multivariate.md, "CPU, 2026-12-04,
+  // evening".)
+  static constexpr int walk_vectors = 8;
+  using Lane4                       = cpu_lanes::Vec<double>;
+
+  template <int level>
+  RECUR_LANES_INLINE void sums_level(const std::uint64_t* program, std::int64_t& q,
+                                     std::uint32_t count, const Lane4 (&parent)[walk_vectors],
+                                     const double* column, std::ptrdiff_t pitch, int k,
+                                     Lane4 (&sum)[walk_vectors]) const {
+    for (; count != 0; --count) {
+      const std::uint64_t step = program[q++];
+      const double* t          = column + std::ptrdiff_t(step & 0xffffu) * pitch;
+      Lane4 v[walk_vectors];
+      cpu_lanes::each<walk_vectors>(
+          [&](auto g) RECUR_LANES_INLINE { v[g] = parent[g] * Lane4(_mm256_loadu_pd(t + 4 * g)); });
+      const std::uint32_t function = std::uint32_t(step >> 32);  // j + 1, or 0
+      if (function != 0) {
+        const Lane4 c = cpu_lanes::splat(double(S(entry(C, int(function - 1), k))));
+        cpu_lanes::each<walk_vectors>(
+            [&](auto g) RECUR_LANES_INLINE { sum[g] = cpu_lanes::fused(v[g], c, sum[g]); });
+      }
+      if constexpr (level + 1 < ProductStructure::max_depth)
+        sums_level<level + 1>(program, q, std::uint32_t(step) >> 16, v, column, pitch, k, sum);
+    }
+  }
+  void host_walk_sums(const typename Tables::ScratchView& table, const std::uint64_t* program,
+                      std::int64_t first, int count) const {
+    constexpr int n            = 4 * walk_vectors;
+    const std::ptrdiff_t pitch = tables.pitch();
+    const double* column       = table.data();
+    const auto& data           = tables.data;
+    int b = 0;
+    for (; b + n <= count; b += n) {
+      Lane4 base[walk_vectors];
+      const double* const bases = column + std::ptrdiff_t(data.terms) * pitch + b;
+      cpu_lanes::each<walk_vectors>(
+          [&](auto g) RECUR_LANES_INLINE { base[g] = Lane4(_mm256_loadu_pd(bases + 4 * g)); });
+      for (int k = 0; k < K; ++k) {
+        Lane4 sum[walk_vectors] = {};
+        if (data.root_column >= 0) {
+          const Lane4 c = cpu_lanes::splat(double(S(entry(C, data.root_column, k))));
+          cpu_lanes::each<walk_vectors>(
+              [&](auto g) RECUR_LANES_INLINE { sum[g] = cpu_lanes::fused(base[g], c, sum[g]); });
+        }
+        std::int64_t q = 0;
+        sums_level<0>(program, q, std::uint32_t(data.roots), base, column + b, pitch, k, sum);
+        alignas(32) double out[n];
+        cpu_lanes::each<walk_vectors>(
+            [&](auto g) RECUR_LANES_INLINE { _mm256_store_pd(out + 4 * g, __m256d(sum[g])); });
+        for (int s = 0; s < n; ++s) entry(Y, first + b + s, k) = typename YView::value_type(out[s]);
+      }
+    }
+    for (; b < count; ++b)  // the last samples, one at a time, summed in the same order
+      for (int k = 0; k < K; ++k) {
+        S sum = 0;
+        tables.template walk<1>(program, table, b, [&](std::uint32_t function, const S(&v)[1]) {
+          sum = multiply_add(v[0], S(entry(C, int(function - 1), k)), sum);
+        });
+        entry(Y, first + b, k) = typename YView::value_type(sum);
+      }
+  }
+#endif
+
   KOKKOS_FUNCTION void operator()(const team_member& team) const {
     const auto table = tables.allocate(team);
     const std::uint64_t* program = tables.program(team);
@@ -1213,6 +1285,14 @@ struct ProductSeriesFunctor {
     const std::int64_t first = tables.first(team);
     const int count          = tables.count(team);
     if constexpr (Tables::one_thread) {
+#ifdef RECUR_IMPL_CPU_LANES
+      if constexpr (std::is_same_v<S, double>) {
+        if (tables.walks) {
+          host_walk_sums(table, program, first, count);
+          return;
+        }
+      }
+#endif
       if (tables.chain) {
         // A CPU thread: each function over the block's samples (vectorized),
         // added into every expansion's sums.
