@@ -380,6 +380,7 @@ void series(const ExecSpace& space, const ProductBasis& basis, const CView& C, c
   impl::run_product_kernel<S>(
       space, std::string("recur::series[ProductBasis") +
                  (std::is_same_v<Precision, Fast> ? ",Fast]" : "]"),
+      // (double tables: on CPUs the walk's sums, in blocks sized as for columns)
       prepared.first, S(prepared.second), X, basis.size(), 1, true, 1, std::is_same_v<S, double>,
       [&](const Tables& tables) {
         return impl::ProductSeriesFunctor<S, W, ExecSpace, XView, CView, YView>{

@@ -1332,7 +1332,9 @@ struct ProductSeriesFunctor {
 // `lanes` is 2 and the kernel walks (two samples a thread); one thread a
 // team on CPUs (Tables::host_samples samples, and their P values each).
 // `walks`: whether Functor walks the basis' program where it has one;
-// `columns`: whether it stores the values as Psi's contiguous columns.
+// `columns`: whether it stores the values as Psi's contiguous columns, or
+// on CPUs sums them by the walk without storing them (series from double
+// tables): the smaller blocks, whose tables stay in the L1 cache.
 template <class S, class ExecSpace, class W, class XView, class Make>
 void run_product_kernel(const ExecSpace& space, const std::string& label,
                         const ProductBasisData<W, typename ExecSpace::memory_space>& data, S base,
