@@ -50,8 +50,13 @@ namespace recur::impl {
 #ifdef RECUR_IMPL_CPU_LANES
 // The lanes' helpers and lambdas inlined whatever their size: one left out
 // of line keeps the states in memory (arrays whose address escapes) or
-// spills every vector register around its call.
+// spills every vector register around its call. (Not in sanitizer builds,
+// whose speed does not matter and whose compile it slowed by a third.)
+#ifdef __SANITIZE_ADDRESS__
+#define RECUR_LANES_INLINE
+#else
 #define RECUR_LANES_INLINE __attribute__((always_inline))
+#endif
 #endif
 
 struct NoPrefactor;
