@@ -724,6 +724,48 @@ struct ProductTables {
     }
   }
 
+#ifdef RECUR_IMPL_CPU_LANES
+  // The walk on a CPU, for double tables: host_walk_samples samples b, b +
+  // 1, ... in host_walk_vectors vectors of 4 doubles, visit(j + 1, v) for
+  // every function j in the program's order (the root first), v its values
+  // (each its parent's times one table entry: the same products, in the
+  // same order, as walk's, the chain's and the recipes'), the path's values
+  // held in registers.
+  static constexpr int host_walk_vectors = 8;
+  static constexpr int host_walk_samples = 4 * host_walk_vectors;
+  using Lane4 = cpu_lanes::Vec<double>;
+  template <class Visit>
+  RECUR_LANES_INLINE void host_walk(const std::uint64_t* program, const ScratchView& table, int b,
+                                    const Visit& visit) const {
+    const std::ptrdiff_t gap = pitch();
+    const double* column     = table.data() + b;
+    Lane4 base[host_walk_vectors];
+    const double* const bases = column + std::ptrdiff_t(data.terms) * gap;
+    cpu_lanes::each<host_walk_vectors>(
+        [&](auto g) RECUR_LANES_INLINE { base[g] = Lane4(_mm256_loadu_pd(bases + 4 * g)); });
+    if (data.root_column >= 0) visit(std::uint32_t(data.root_column + 1), base);
+    std::int64_t q = 0;
+    host_walk_level<0>(program, q, std::uint32_t(data.roots), base, column, gap, visit);
+  }
+  template <int level, class Visit>
+  RECUR_LANES_INLINE void host_walk_level(const std::uint64_t* program, std::int64_t& q,
+                                          std::uint32_t count, const Lane4 (&parent)[host_walk_vectors],
+                                          const double* column, std::ptrdiff_t gap,
+                                          const Visit& visit) const {
+    for (; count != 0; --count) {
+      const std::uint64_t step = program[q++];
+      const double* t          = column + std::ptrdiff_t(step & 0xffffu) * gap;
+      Lane4 v[host_walk_vectors];
+      cpu_lanes::each<host_walk_vectors>(
+          [&](auto g) RECUR_LANES_INLINE { v[g] = parent[g] * Lane4(_mm256_loadu_pd(t + 4 * g)); });
+      const std::uint32_t function = std::uint32_t(step >> 32);  // j + 1, or 0
+      if (function != 0) visit(function, v);
+      if constexpr (level + 1 < ProductStructure::max_depth)
+        host_walk_level<level + 1>(program, q, std::uint32_t(step) >> 16, v, column, gap, visit);
+    }
+  }
+#endif
+
   // Psi_j of sample b, `base` = base_of(table, b): from j's recipe where the
   // basis has recipes (the same product as from its factors, in the same
   // order, times ones for the missing factors), else from its factors. (In
@@ -917,61 +959,28 @@ struct ProductBasisFunctor {
   }
 
 #ifdef RECUR_IMPL_CPU_LANES
-  // A CPU thread's block by the walk (ProductTables::walk's program), where
-  // Psi's columns are contiguous and the tables double: 32 samples at a
-  // time in eight vectors of 4 doubles, each value its parent's times one
-  // table entry (the same products, in the same order, as the chain's and
-  // the recipes'), the path's values held in registers, each function's 32
-  // values stored to its column where they are made: 128 bytes of float or
+  // A CPU thread's block by the walk (ProductTables::host_walk), where Psi's
+  // columns are contiguous and the tables double: each function's 32
+  // values stored to its column where they are made, 128 bytes of float or
   // 256 of double, whole lines, non-temporal where Psi is large and they
   // are aligned. The chain (host_block) wrote every value to a scratch
   // buffer first and read it back: plain stores beside the streamed ones,
   // which this CPU takes slowly (docs/multivariate.md, "CPU, 2026-12-04,
   // evening").
-  static constexpr int walk_vectors = 8;
-  using Lane4                       = cpu_lanes::Vec<double>;
-
-  template <int level>
-  RECUR_LANES_INLINE void host_walk_level(const std::uint64_t* program, std::int64_t& q,
-                                          std::uint32_t count, const Lane4 (&parent)[walk_vectors],
-                                          const double* column, std::ptrdiff_t pitch, T* out,
-                                          std::ptrdiff_t ld, bool stream) const {
-    for (; count != 0; --count) {
-      const std::uint64_t step = program[q++];
-      const double* t          = column + std::ptrdiff_t(step & 0xffffu) * pitch;
-      Lane4 v[walk_vectors];
-      cpu_lanes::each<walk_vectors>(
-          [&](auto g) RECUR_LANES_INLINE { v[g] = parent[g] * Lane4(_mm256_loadu_pd(t + 4 * g)); });
-      const std::uint32_t function = std::uint32_t(step >> 32);  // j + 1, or 0
-      if (function != 0) host_walk_store(out + std::ptrdiff_t(function - 1) * ld, v, stream);
-      if constexpr (level + 1 < ProductStructure::max_depth)
-        host_walk_level<level + 1>(program, q, std::uint32_t(step) >> 16, v, column, pitch, out, ld,
-                                   stream);
-    }
-  }
-  RECUR_LANES_INLINE static void host_walk_store(T* at, const Lane4 (&v)[walk_vectors], bool stream) {
-    cpu_lanes::each<walk_vectors / 2>([&](auto h) RECUR_LANES_INLINE {
-      cpu_lanes::put(at + 8 * h, v[2 * h], v[2 * h + 1], stream);  // 8 values a pair
-    });
-  }
   void host_walk_block(const typename Tables::ScratchView& table, const std::uint64_t* program,
                        std::int64_t first, int count) const {
-    constexpr int n            = 4 * walk_vectors;
-    const std::ptrdiff_t ld    = std::ptrdiff_t(Psi.stride_1());
-    const std::ptrdiff_t pitch = tables.pitch();
-    const double* column       = table.data();
-    const bool stream          = streams(Psi, n) && first * std::int64_t(sizeof(T)) % 64 == 0;
-    const auto& data           = tables.data;
+    constexpr int n         = Tables::host_walk_samples;
+    const std::ptrdiff_t ld = std::ptrdiff_t(Psi.stride_1());
+    const bool stream       = streams(Psi, n) && first * std::int64_t(sizeof(T)) % 64 == 0;
     int b = 0;
     for (; b + n <= count; b += n) {
       T* const out = &Psi(first + b, 0);
-      Lane4 base[walk_vectors];
-      const double* const bases = column + std::ptrdiff_t(data.terms) * pitch + b;
-      cpu_lanes::each<walk_vectors>(
-          [&](auto g) RECUR_LANES_INLINE { base[g] = Lane4(_mm256_loadu_pd(bases + 4 * g)); });
-      if (data.root_column >= 0) host_walk_store(out + std::ptrdiff_t(data.root_column) * ld, base, stream);
-      std::int64_t q = 0;
-      host_walk_level<0>(program, q, std::uint32_t(data.roots), base, column + b, pitch, out, ld, stream);
+      tables.host_walk(program, table, b, [&](std::uint32_t function, const auto& v) RECUR_LANES_INLINE {
+        T* const at = out + std::ptrdiff_t(function - 1) * ld;
+        cpu_lanes::each<Tables::host_walk_vectors / 2>([&](auto h) RECUR_LANES_INLINE {
+          cpu_lanes::put(at + 8 * h, v[2 * h], v[2 * h + 1], stream);  // 8 values a pair
+        });
+      });
     }
     for (; b < count; ++b) {  // the last samples, one at a time
       const S base = tables.base_of(table, b);
@@ -1207,62 +1216,26 @@ struct ProductSeriesFunctor {
   int K;  // expansions (C's columns)
 
 #ifdef RECUR_IMPL_CPU_LANES
-  // A CPU thread's sums by the walk, where the tables are double: 32
-  // samples at a time in eight vectors of 4 doubles, an expansion at a time,
-  // each function's values (its parent's times one table entry, in
-  // registers) multiplied into the sums as the walk makes them, in the
-  // walk's order as a GPU thread sums them; no value is stored. (The chain
-  // stored every function's values of the block and read them back for
-  // each expansion: float Y at K = 1, M = 2^20, d = 5, p = 4 took 36 ms,
-  // longer than forming Psi; docs/multivariate.md, "CPU, 2026-12-04,
-  // evening".)
-  static constexpr int walk_vectors = 8;
-  using Lane4                       = cpu_lanes::Vec<double>;
-
-  template <int level>
-  RECUR_LANES_INLINE void sums_level(const std::uint64_t* program, std::int64_t& q,
-                                     std::uint32_t count, const Lane4 (&parent)[walk_vectors],
-                                     const double* column, std::ptrdiff_t pitch, int k,
-                                     Lane4 (&sum)[walk_vectors]) const {
-    for (; count != 0; --count) {
-      const std::uint64_t step = program[q++];
-      const double* t          = column + std::ptrdiff_t(step & 0xffffu) * pitch;
-      Lane4 v[walk_vectors];
-      cpu_lanes::each<walk_vectors>(
-          [&](auto g) RECUR_LANES_INLINE { v[g] = parent[g] * Lane4(_mm256_loadu_pd(t + 4 * g)); });
-      const std::uint32_t function = std::uint32_t(step >> 32);  // j + 1, or 0
-      if (function != 0) {
-        const Lane4 c = cpu_lanes::splat(double(S(entry(C, int(function - 1), k))));
-        cpu_lanes::each<walk_vectors>(
-            [&](auto g) RECUR_LANES_INLINE { sum[g] = cpu_lanes::fused(v[g], c, sum[g]); });
-      }
-      if constexpr (level + 1 < ProductStructure::max_depth)
-        sums_level<level + 1>(program, q, std::uint32_t(step) >> 16, v, column, pitch, k, sum);
-    }
-  }
+  // A CPU thread's sums by the walk (ProductTables::host_walk), where the
+  // tables are double: an expansion at a time, each function's values
+  // multiplied into the sums as the walk makes them, in the walk's order as
+  // a GPU thread sums them; no value is stored. (The chain stored every
+  // function's values of the block and read them back for each expansion:
+  // float Y at K = 1, M = 2^20, d = 5, p = 4 took 36 ms, longer than forming
+  // Psi; docs/multivariate.md, "CPU, 2026-12-04, evening".)
   void host_walk_sums(const typename Tables::ScratchView& table, const std::uint64_t* program,
                       std::int64_t first, int count) const {
-    constexpr int n            = 4 * walk_vectors;
-    const std::ptrdiff_t pitch = tables.pitch();
-    const double* column       = table.data();
-    const auto& data           = tables.data;
+    constexpr int n = Tables::host_walk_samples, G = Tables::host_walk_vectors;
     int b = 0;
     for (; b + n <= count; b += n) {
-      Lane4 base[walk_vectors];
-      const double* const bases = column + std::ptrdiff_t(data.terms) * pitch + b;
-      cpu_lanes::each<walk_vectors>(
-          [&](auto g) RECUR_LANES_INLINE { base[g] = Lane4(_mm256_loadu_pd(bases + 4 * g)); });
       for (int k = 0; k < K; ++k) {
-        Lane4 sum[walk_vectors] = {};
-        if (data.root_column >= 0) {
-          const Lane4 c = cpu_lanes::splat(double(S(entry(C, data.root_column, k))));
-          cpu_lanes::each<walk_vectors>(
-              [&](auto g) RECUR_LANES_INLINE { sum[g] = cpu_lanes::fused(base[g], c, sum[g]); });
-        }
-        std::int64_t q = 0;
-        sums_level<0>(program, q, std::uint32_t(data.roots), base, column + b, pitch, k, sum);
+        cpu_lanes::Vec<double> sum[G] = {};
+        tables.host_walk(program, table, b, [&](std::uint32_t function, const auto& v) RECUR_LANES_INLINE {
+          const auto c = cpu_lanes::splat(double(S(entry(C, int(function - 1), k))));
+          cpu_lanes::each<G>([&](auto g) RECUR_LANES_INLINE { sum[g] = cpu_lanes::fused(v[g], c, sum[g]); });
+        });
         alignas(32) double out[n];
-        cpu_lanes::each<walk_vectors>(
+        cpu_lanes::each<G>(
             [&](auto g) RECUR_LANES_INLINE { _mm256_store_pd(out + 4 * g, __m256d(sum[g])); });
         for (int s = 0; s < n; ++s) entry(Y, first + b + s, k) = typename YView::value_type(out[s]);
       }
