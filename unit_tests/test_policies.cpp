@@ -105,8 +105,9 @@ TYPED_TEST(Policies, ThreadPerXWritesUnalignedColumnSlices) {
 // wider View) takes the scalar lanes on CPUs and one x a thread on GPUs. The
 // same bits either way: edge points at scattered lane positions (NaN, ±inf,
 // 0, x whose rows leave float's and double's range mid-row, x checked every
-// step), a tail block, N across the row tiles (8 float or 4 double columns,
-// then a remainder), and a V large enough for non-temporal stores.
+// step), a tail block, N across the rows' 64-byte pieces (16 float or 8
+// double columns, then a remainder), and a V large enough for non-temporal
+// stores.
 template <class C, class Precision, class Family>
 void expect_vectors_equal_scalar_lanes(const Family& family, int M, int N) {
   using T     = typename C::scalar;
@@ -164,10 +165,9 @@ TYPED_TEST(Policies, ThreadPerXVectorsEqualScalarLanesAtTheEdges) {
 }
 
 // Rows of a wider View (columns 0 .. 39 of M x 64): on CPUs long enough to
-// stream, in tiles of 16 or 32 columns carried from block to block, each
-// tile's rows stored while the next columns are computed, so that the
-// 40th column ends a partial tile and rows leaving double's range stop the
-// vectors while a tile's rows are still to be stored. The same bits as
+// stream, 64 bytes of 8 rows at a time, so that the 40th column ends a
+// partial piece (float), and rows leaving double's range stop the vectors
+// after other rows of their block ran past that column. The same bits as
 // column slices, and the other columns untouched.
 TYPED_TEST(Policies, ThreadPerXStreamsRowsOfWiderViews) {
   using T     = typename TypeParam::scalar;

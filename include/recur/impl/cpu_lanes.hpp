@@ -20,10 +20,8 @@
 // lanes and of power sums: streaming two blocks through a tile in L1, so
 // that every piece was two lines, made float He_n/sqrt(n!) Accurate 1.3
 // times slower, 11.0-11.5 against 8.3-8.5 ms, and power sums 7-15 % faster).
-// Rows (LayoutRight) go through a tile of the last few columns in L1 cache,
-// transposed in registers and stored 32 bytes a row, or, where streamed,
-// one or two whole lines of each row at once while the next tile fills
-// (RowTiles).
+// Rows (LayoutRight) are computed 8 at a time, 64 bytes of each row held in
+// registers, transposed there and stored as one whole line a row (rows()).
 //
 // series.hpp's Clenshaw sums for double results (double-double) run in the
 // same vectors (clenshaw below), 16 x a block.
@@ -99,7 +97,9 @@ inline constexpr std::size_t stream_bytes = std::size_t(16) << 20;
 // 7.3-8.3 ms against 7.4-8.0 in the A/B, 8.1-8.5 against 7.3-7.8 in the
 // suite), and so do double results (with 32, double Fast LayoutRight ran
 // 9.5-9.8 ms against 8.9-9.1); docs/performance.md, "CPU, 2026-12-04: Kokkos
-// for AVX-512". T: V's values; Columns: V's columns contiguous (LayoutLeft).
+// for AVX-512"; rows() has since computed rows 8 at a time, so a block's
+// size there only sets how many such units one call runs). T: V's values;
+// Columns: V's columns contiguous (LayoutLeft).
 template <class Scan, class T, bool Columns>
 inline constexpr int cpu_block =
 #ifdef RECUR_IMPL_CPU_LANES
@@ -303,9 +303,7 @@ inline Pair step(const Pair& ka, const Pair& kb, const Pair& kc, Vec<double> x,
 
 // Two vectors of lanes as T, into 8 (float from double) or 2 x 4 or 2 x 8
 // consecutive T, in 32-byte stores, non-temporal (p aligned to 32 bytes)
-// where `stream`. (transposed_rows reads the tile back in 16-byte halves of
-// these stores: a load spanning two smaller stores would not be forwarded
-// from them.)
+// where `stream`.
 inline void store(float* p, __m256 v, bool stream) {
   stream ? _mm256_stream_ps(p, v) : _mm256_storeu_ps(p, v);
 }
@@ -346,6 +344,20 @@ inline void scaled_halves(Vec<float> v, __m256i e, Vec<double>& low, Vec<double>
          factor(_mm256_extracti128_si256(k, 1));
 }
 
+// The same values u0 2^e for rows (below), as u0 f[0] f[1] f[2] in float:
+// f = 2^min(e, 127), 2^min(max(e - 127, 0), 127), 2^min(max(e - 254, 0),
+// 127), made once at each scaling. Each product is exact or overflows (e >=
+// 0), and past e = 381 every nonzero float overflows, as in double: the
+// same floats in 3 multiplications instead of 15 instructions.
+inline void power_factors(__m256i e, __m256 (&f)[3]) {
+  for (int k = 0; k < 3; ++k) {
+    const __m256i part = _mm256_min_epi32(
+        _mm256_max_epi32(_mm256_sub_epi32(e, _mm256_set1_epi32(127 * k)), _mm256_setzero_si256()),
+        _mm256_set1_epi32(127));
+    f[k] = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(part, _mm256_set1_epi32(127)), 23));
+  }
+}
+
 // keep_both_in_range (numbers.hpp) for 8 float lanes of states (u0, u1) with
 // binary exponents e: the lanes past Range<float>::limit scaled by 2^-k, k
 // the exponent of their larger magnitude, and k added to e, in vector
@@ -372,41 +384,41 @@ inline bool keep_in_range(Vec<float>& u0, Vec<float>& u1, __m256i& e) {
   return true;
 }
 
-// Rows r0 .. r0 + Q / 2 - 1 of V from column c0 of a column-major tile
-// (from[c0 ..][r0 ..], columns of R), Q = 32 / sizeof(T) values of each, in
-// registers: the Q x Q block's transpose, half of it. The lane-crossing step
-// is done by the loads (16-byte halves inserted, which the load ports and any
-// vector port take) and half of the in-lane shuffles by blends, so that the
-// one port that shuffles does 6 shuffles for 4 x 8 floats (not 12) and 2 for
-// 2 x 4 doubles (not 4).
-template <int R>
-inline void transposed_rows(const float (*from)[R], int r0, int c0, __m256 (&row)[4]) {
-  // v[k]: rows r0 .. r0 + 3 of columns c0 + k (low half) and c0 + k + 4 (high half)
-  __m256 v[4];
-  for (int k = 0; k < 4; ++k)
-    v[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(&from[c0 + k][r0])),
-                                _mm_load_ps(&from[c0 + k + 4][r0]), 1);
-  // Each 16-byte lane a 4 x 4 transpose.
-  const __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]);  // c0r0 c1r0 c0r1 c1r1
-  const __m256 t1 = _mm256_unpackhi_ps(v[0], v[1]);  // c0r2 c1r2 c0r3 c1r3
-  const __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]);
-  const __m256 t3 = _mm256_unpackhi_ps(v[2], v[3]);
-  const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x4E);  // c0r1 c1r1 c2r0 c3r0
-  const __m256 s1 = _mm256_shuffle_ps(t1, t3, 0x4E);
-  row[0] = _mm256_blend_ps(t0, s0, 0xCC);
-  row[1] = _mm256_blend_ps(s0, t2, 0xCC);
-  row[2] = _mm256_blend_ps(t1, s1, 0xCC);
-  row[3] = _mm256_blend_ps(s1, t3, 0xCC);
+// Transposes in registers: r[k] holds column k of 8 rows (float) or 4 rows
+// (double) of V; after, r[k] holds row k's 8 or 4 values of those columns.
+RECUR_LANES_INLINE inline void transpose(__m256 (&r)[8]) {
+  __m256 t[8], s[8];
+  for (int k = 0; k < 4; ++k) {
+    t[2 * k]     = _mm256_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+    t[2 * k + 1] = _mm256_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+  }
+  for (int k = 0; k < 2; ++k) {
+    s[4 * k]     = _mm256_shuffle_ps(t[4 * k], t[4 * k + 2], 0x44);
+    s[4 * k + 1] = _mm256_shuffle_ps(t[4 * k], t[4 * k + 2], 0xEE);
+    s[4 * k + 2] = _mm256_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0x44);
+    s[4 * k + 3] = _mm256_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0xEE);
+  }
+  for (int k = 0; k < 4; ++k) {
+    r[k]     = _mm256_permute2f128_ps(s[k], s[k + 4], 0x20);
+    r[k + 4] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x31);
+  }
 }
-template <int R>
-inline void transposed_rows(const double (*from)[R], int r0, int c0, __m256d (&row)[2]) {
-  // v[k]: rows r0, r0 + 1 of columns c0 + k (low half) and c0 + k + 2 (high half)
-  __m256d v[2];
-  for (int k = 0; k < 2; ++k)
-    v[k] = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_load_pd(&from[c0 + k][r0])),
-                                _mm_load_pd(&from[c0 + k + 2][r0]), 1);
-  row[0] = _mm256_unpacklo_pd(v[0], v[1]);
-  row[1] = _mm256_unpackhi_pd(v[0], v[1]);
+RECUR_LANES_INLINE inline void transpose(__m256d (&r)[4]) {
+  const __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]), t1 = _mm256_unpackhi_pd(r[0], r[1]);
+  const __m256d t2 = _mm256_unpacklo_pd(r[2], r[3]), t3 = _mm256_unpackhi_pd(r[2], r[3]);
+  r[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+  r[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+  r[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+  r[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+// A row's first n (< 8 or 4) values of v to p, plain stores.
+inline void store_first(float* p, __m256 v, int n) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  _mm256_maskstore_ps(p, _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane), v);
+}
+inline void store_first(double* p, __m256d v, int n) {
+  const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
+  _mm256_maskstore_pd(p, _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), lane), v);
 }
 template <class T>
 struct RowOf;  // a vector of T
@@ -419,50 +431,20 @@ struct RowOf<double> {
   using type = __m256d;
 };
 
-// Rows' tiles, carried by a work item from block to block (rows below): the
-// tile being filled with a block's columns, and the one filled before it,
-// whose rows are stored while the next columns are computed, Q / 2 rows
-// (a group) every few steps. Storing a tile's rows all at once when it is
-// full was slower: float He_n/sqrt(n!) Fast LayoutRight 5.1-5.2 ms at M =
-// 2^20, N = 32, against 4.6-4.8 this way, double 8.2-8.3 against 7.8-8.4
-// (docs/performance.md, "CPU, 2026-12-04, evening").
-template <class T, int R>
-struct RowTiles {
-  static constexpr int Q      = 32 / int(sizeof(T));
-  static constexpr int H      = Q / 2;  // rows a group
-  static constexpr int groups = R / H;
-  alignas(64) T tile[2][4 * Q][R];
-  int fill = 0;        // the tile being filled
-  int width = 0;       // the other's columns (QT of rows below)
-  int next = groups;   // its first group not yet stored (groups: none)
-  T* to = nullptr;     // where its first row goes, the others ld apart
-  std::ptrdiff_t ld = 0;
-};
-
-// Group `tiles.next` of the full tile: its Q / 2 rows transposed in
-// registers and stored row after row, Blocks x Q columns of each
-// (non-temporal: one or two whole lines each, in order).
-template <int Blocks, class T, int R>
-RECUR_LANES_INLINE inline void store_group(RowTiles<T, R>& tiles) {
-  constexpr int Q = RowTiles<T, R>::Q, H = RowTiles<T, R>::H;
-  const int r0 = tiles.next++ * H;
-  typename RowOf<T>::type out[Blocks][H];
-  for (int b = 0; b < Blocks; ++b) transposed_rows<R>(tiles.tile[1 - tiles.fill], r0, b * Q, out[b]);
-  for (int k = 0; k < H; ++k)
-    for (int b = 0; b < Blocks; ++b) store(tiles.to + (r0 + k) * tiles.ld + b * Q, out[b][k], true);
-}
-
-// The full tile's groups not yet stored (a work item's last, before its
-// store fence).
-template <class T, int R>
-inline void store_rows_left(RowTiles<T, R>& tiles) {
-  constexpr int Q = RowTiles<T, R>::Q;
-  while (tiles.next < RowTiles<T, R>::groups) {
-    if (tiles.width == 4 * Q) {
-      store_group<4>(tiles);
-    } else {
-      store_group<2>(tiles);
+// Whether some step n < N - 1 of a three-term Scan has |a_n| below 2^-60
+// (rows() below then keeps step()'s rule for f = 0); power sums have none.
+template <class Scan>
+bool small_steps(const Scan& scan, int N) {
+  if constexpr (is_lane_scan<Scan>::value && !std::is_same_v<Scan, PowerSumsScan>) {
+    bool small = false;
+    for (int n = 0; n + 1 < N; ++n) {
+      const double a = to_double(scan.coefficients(n).a);
+      small = small || !(a >= 0x1p-60 || a <= -0x1p-60);
     }
+    return small;
+  } else {
+    (void)scan, (void)N;
+    return true;
   }
 }
 
@@ -477,83 +459,85 @@ inline void store_rows_left(RowTiles<T, R>& tiles) {
 // limit (2^28) is passed early (He_n at |x| <= 1 from n = 17). Returns the
 // number of steps done, with the states after them in u0 and u1 and their
 // columns stored; the caller carries on from there (scaling the lanes first
-// when fewer than N - 1 steps were done). Between two checks the steps run
-// in a loop with the store's form (columns or rows, streamed or not, scaled
-// or not) fixed at compile time and no access to single lanes: one loop
-// choosing per step, with the scaling lane by lane, kept the lanes in memory
-// (float He_n/sqrt(n!) at M = 2^12, N = 32, in cache, one thread: 31 against
-// 23 us a call, docs/performance.md).
+// when fewer than N - 1 steps were done).
+//
+// Columns (LayoutLeft-like): every vector steps once a column, and the
+// column goes to V at once. Between two checks the steps run in a loop with
+// the store's form (streamed or not, scaled or not) fixed at compile time
+// and no access to single lanes: one loop choosing per step, with the
+// scaling lane by lane, kept the lanes in memory (float He_n/sqrt(n!) at M =
+// 2^12, N = 32, in cache, one thread: 31 against 23 us a call,
+// docs/performance.md).
+//
+// Rows (LayoutRight-like): 8 rows (a unit: one float vector, two double
+// ones) at a time, 64 bytes of each row at a time (16 float or 8 double
+// columns) held in registers, transposed there and stored as one whole line
+// a row, non-temporal where `stream`; then the unit's next 64 bytes of
+// columns, then the next unit. No value goes through memory: a tile of
+// columns in L1, read back transposed, cost its plain stores beside the
+// non-temporal ones (float He_n/sqrt(n!) Fast, M = 2^20, N = 32: 4.6-4.8 ms
+// that way, 2.9 for the streamed fill; docs/performance.md, "CPU,
+// 2026-12-04, night"). A unit's chain of steps is short of work to hide its
+// latency; the out-of-order core runs the next unit's beside it.
 template <int R, class Scan, class XView, class VView, class W = typename Scan::number_type,
           class T = typename VView::non_const_value_type>
 int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int N,
-         W (&u0)[R], W (&u1)[R], bool stream, RowTiles<T, R>& tiles) {
+         W (&u0)[R], W (&u1)[R], bool stream, bool small_a) {
   using E         = Element<W>;
   constexpr int L = width<E>;
-  constexpr int G = R / L;                 // vectors of lanes
-  constexpr int Q = 32 / int(sizeof(T));  // rows: Q x Q blocks transposed
+  constexpr int G = R / L;  // vectors of lanes
   constexpr int P = Scan::check_period;
   static_assert(G % 2 == 0, "recur: cpu_lanes::rows stores vectors in pairs");
+  static_assert(sizeof(E) >= sizeof(T), "recur: cpu_lanes::rows stores lanes of T or wider");
   // LayoutLeft-like, else rows contiguous (LayoutRight: rows, whatever N,
   // so that its code is the rows' only)
   const bool columns =
       !std::is_same_v<typename VView::array_layout, Kokkos::LayoutRight> && V.stride_0() == 1;
-  // Rows: the last QT columns in the tile, QT = Q; with non-temporal stores
-  // 4 Q (two whole cache lines of each row, stored one after the other)
-  // where rows are whole pairs of lines and N reaches 4 Q, else 2 Q (one
-  // line). Two lines of a row at once: on this project's Intel VM rows of
-  // 128 bytes streamed a line of each of 16 rows, then the other line of
-  // each, took 4.0 ms for 128 MiB where row after row took 2.9.
-  const int QT = columns || !stream ? Q
-                 : N >= 4 * Q && V.stride_0() * std::ptrdiff_t(sizeof(T)) % 128 == 0 ? 4 * Q
-                                                                                 : 2 * Q;
-  T(*tile)[R] = tiles.tile[tiles.fill];  // rows: the tile being filled
   // V's elements through a pointer and strides held here: the vector stores
   // below may alias anything (__m256 is may_alias), so V's own would be
   // loaded again after each.
-  T* const data             = V.data();
-  const std::ptrdiff_t s0   = V.stride_0(), s1 = V.stride_1();
-  const auto at             = [=](std::int64_t i, int j) { return data + i * s0 + j * s1; };
+  T* const data           = V.data();
+  const std::ptrdiff_t s0 = V.stride_0(), s1 = V.stride_1();
+  const auto at           = [=](std::int64_t i, int j) { return data + i * s0 + j * s1; };
   Vec<E> x[G];
   Lanes<W> a0[G], a1[G];
   constexpr bool power_sums = std::is_same_v<Scan, PowerSumsScan>;
-  // (Here and below, each vector by a constant index: a loop over them
-  // left rolled when the compiler's scalar replacement ran kept every state
-  // in memory, written back at every step.)
-  each<G>([&](auto g) RECUR_LANES_INLINE {
-    // affine(float, ...) rounds x to float; start() of the scan form.
-    x[g] = lanes<E>([&](int l) { return E(double(xv(i0 + g * L + l))); });
-    if constexpr (power_sums) {
-      a0[g] = lanes<E>([&](int l) {
-        const double v = double(xv(i0 + g * L + l));
-        return in_domain<W>(v) ? v : not_a_number<W>();
-      });
-      a1[g] = x[g];
-    } else {
-      a0[g] = number_lanes<W>([&](int l) {
-        return in_domain<W>(double(xv(i0 + g * L + l))) ? scan.initial : not_a_number<W>();
-      });
-      a1[g] = splat_number(W{});
-    }
-  });
+  // The lanes' first states. (Here and below, each vector by a constant
+  // index: a loop over them left rolled when the compiler's scalar
+  // replacement ran kept every state in memory, written back at every step.)
+  const auto start = [&]() RECUR_LANES_INLINE {
+    each<G>([&](auto g) RECUR_LANES_INLINE {
+      // affine(float, ...) rounds x to float; start() of the scan form.
+      x[g] = lanes<E>([&](int l) { return E(double(xv(i0 + g * L + l))); });
+      if constexpr (power_sums) {
+        a0[g] = lanes<E>([&](int l) {
+          const double v = double(xv(i0 + g * L + l));
+          return in_domain<W>(v) ? v : not_a_number<W>();
+        });
+        a1[g] = x[g];
+      } else {
+        a0[g] = number_lanes<W>([&](int l) {
+          return in_domain<W>(double(xv(i0 + g * L + l))) ? scan.initial : not_a_number<W>();
+        });
+        a1[g] = splat_number(W{});
+      }
+    });
+  };
+  start();
   const Vec<E> limit = splat(E(Range<W>::limit));
   // Whether some lane's f = a_n x + b_n can be 0 (step()'s rule for it then
   // runs at every step): not where b_n = 0, every |x| and |a_n| are at least
   // 2^-60 (so |a_n x| is at least 2^-120, a normal float: no product
   // rounds to 0); a NaN x gives f = NaN, never 0.
-  constexpr bool inexact = !power_sums && std::is_same_v<W, double>;  // (float lanes: measured slower)
+  constexpr bool inexact = !power_sums && !std::is_same_v<W, DoubleDouble>;
   bool zero_rule = true;
   if constexpr (inexact) {
-    if (scan.zero_b) {
+    if (scan.zero_b && !small_a) {
       const Vec<E> tiny = splat(E(0x1p-60));
       bool small = false;
 #pragma GCC unroll 8
       for (int g = 0; g < G; ++g) small = small || any((x[g] < tiny) & (x[g] > -tiny));
-      bool small_a = false;
-      for (int n = 0; n + 1 < N; ++n) {
-        const double a = double(scan.coefficients(n).a);
-        small_a = small_a || !(a >= 0x1p-60 || a <= -0x1p-60);
-      }
-      zero_rule = small || small_a;
+      zero_rule = small;
     }
   }
   // Float lanes: each lane's binary exponent (Scaled), once any lane scaled.
@@ -561,173 +545,257 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
   __m256i ev[G];
 #pragma GCC unroll 8
   for (int g = 0; g < G; ++g) ev[g] = _mm256_setzero_si256();
-  bool scaled = false;
 
-  // One step of every lane: column `col - 1` to `col`.
-  const auto advance = [&](int col, auto exact_c) RECUR_LANES_INLINE {
+  // The coefficients of the step to column col: steps(col)[0] (a pointer
+  // held for many steps is one register, where scan.coefficients(col - 1)
+  // took one for each); power sums have none.
+  const auto steps = [&](int col) RECUR_LANES_INLINE {
     if constexpr (power_sums) {
-      (void)exact_c;
+      return static_cast<const char*>(nullptr);
+    } else {
+      return scan.coefficients.data() + (col - 1);
+    }
+  };
+  // One step of vector g by coefficients k[0]: column `col - 1` to `col`.
+  const auto advance_one = [&](auto g, const auto* k, auto exact_c) RECUR_LANES_INLINE {
+    if constexpr (power_sums) {
+      (void)k, (void)exact_c;
       // PowerSumsScan::advance: (sum, x^n) -> (sum + x^n x, x^(n+1))
-#pragma GCC unroll 8
-      for (int g = 0; g < G; ++g) {
-        const Vec<E> power = a1[g] * x[g];
-        a0[g]              = fused(a1[g], x[g], a0[g]);
-        a1[g]              = power;
-      }
+      const Vec<E> power = a1[g] * x[g];
+      a0[g]              = fused(a1[g], x[g], a0[g]);
+      a1[g]              = power;
     } else {
       // scan.load(col - 1), broadcast from the table itself (a copy of the
       // coefficients went through the stack)
-      const auto& k     = scan.coefficients(col - 1);
-      const Lanes<W> ka = splat_number(k.a), kb = splat_number(k.b), kc = splat_number(k.c);
-#pragma GCC unroll 8
-      for (int g = 0; g < G; ++g) {
-        Lanes<W> next;
-        if constexpr (std::is_same_v<W, DoubleDouble>) {
-          next = step(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
-        } else {
-          next = step<decltype(exact_c)::value>(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
-        }
-        a1[g]               = a0[g];
-        a0[g]               = next;
-      }
-    }
-  };
-  // Column `col` of the lanes: straight to V (LayoutLeft-like: a whole
-  // cache line or two of each column), or into the tile (rows), transposed
-  // in registers every QT columns and stored 32 bytes a row, or QT / Q
-  // blocks' worth of each row (one or two whole lines), non-temporal, where
-  // `stream`. Columns, Stream (rows: QT / Q, 1 without streaming) and
-  // Scaled known at compile time keep the branches out of the steps' loop.
-  const auto store_column = [&](int col, auto columns_c, auto stream_c, auto scaled_c)
-                                RECUR_LANES_INLINE {
-    constexpr bool Columns = decltype(columns_c)::value;
-    constexpr bool Stream  = Columns ? bool(decltype(stream_c)::value) : decltype(stream_c)::value > 1;
-    constexpr int Blocks   = Columns ? 1 : int(decltype(stream_c)::value);  // of the tile
-    constexpr int Width    = Blocks * Q;                                      // its columns
-    if constexpr (decltype(scaled_c)::value) {  // values u0 2^e, 8 floats a store
-#pragma GCC unroll 8
-      for (int g = 0; g < G; ++g) {
-        Vec<double> low, high;
-        scaled_halves(a0[g], ev[g], low, high);
-        put(Columns ? at(i0 + g * L, col) : &tile[col % Width][g * L], low, high, Columns && Stream);
-      }
-    } else {
-#pragma GCC unroll 8
-      for (int g = 0; g < G; g += 2)
-        put(Columns ? at(i0 + g * L, col) : &tile[col % Width][g * L], leading(a0[g]),
-            leading(a0[g + 1]), Columns && Stream);
-    }
-    if constexpr (!Columns) {
-      constexpr int H = Q / 2, groups = R / H;
-      if constexpr (Stream) {
-        // A group of the full tile every Width / groups columns; this tile
-        // full: the other's last groups (normally none), then the tiles
-        // swap, this one's rows to go out in the next Width columns.
-        static_assert(Width % groups == 0, "recur: cpu_lanes::rows spreads a tile's groups evenly");
-        if (tiles.next < groups && col % (Width / groups) == 0) store_group<Blocks>(tiles);
-        if (col % Width == Width - 1) {
-          while (tiles.next < groups) store_group<Blocks>(tiles);
-          tiles.fill ^= 1;
-          tile        = tiles.tile[tiles.fill];
-          tiles.width = Width;
-          tiles.next  = 0;
-          tiles.to    = at(i0, col + 1 - Width);
-          tiles.ld    = s0;
-        }
-      } else if (col % Width == Width - 1) {  // in cache: the rows at once, 32 bytes of each
-        for (int r0 = 0; r0 < R; r0 += H) {
-          typename RowOf<T>::type out[H];
-          transposed_rows<R>(tile, r0, 0, out);
-          for (int k = 0; k < H; ++k) store(at(i0 + r0 + k, col + 1 - Q), out[k], false);
-        }
-      }
-    }
-  };
-  // Columns [begin, end), no check between: each stored, each after the
-  // first reached by a step (the first is column 0 or was just checked).
-  const auto steps = [&](int begin, int end, auto columns_c, auto stream_c, auto scaled_c,
-                         auto exact_c) RECUR_LANES_INLINE {
-    store_column(begin, columns_c, stream_c, scaled_c);
-    for (int col = begin + 1; col < end; ++col) {
-      advance(col, exact_c);
-      store_column(col, columns_c, stream_c, scaled_c);
-    }
-  };
-  const auto run = [&](int begin, int end) RECUR_LANES_INLINE {
-    using yes = std::true_type;
-    using no  = std::false_type;
-    const auto with = [&](auto columns_c, auto stream_c) RECUR_LANES_INLINE {
-      if (scaled) {
-        if constexpr (scales) steps(begin, end, columns_c, stream_c, yes{}, yes{});
-      } else if (zero_rule) {
-        steps(begin, end, columns_c, stream_c, no{}, yes{});
+      const Lanes<W> ka = splat_number(k->a), kb = splat_number(k->b), kc = splat_number(k->c);
+      Lanes<W> next;
+      if constexpr (std::is_same_v<W, DoubleDouble>) {
+        next = step(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
       } else {
-        if constexpr (inexact) steps(begin, end, columns_c, stream_c, no{}, no{});
+        next = step<decltype(exact_c)::value>(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
       }
-    };
-    if (columns) {
-      stream ? with(yes{}, yes{}) : with(yes{}, no{});
-    } else if (QT == 4 * Q) {
-      with(no{}, std::integral_constant<int, 4>{});
-    } else if (QT == 2 * Q) {
-      with(no{}, std::integral_constant<int, 2>{});
-    } else {
-      with(no{}, std::integral_constant<int, 1>{});
+      a1[g] = a0[g];
+      a0[g] = next;
     }
   };
-  // Checks after each P-th step (columns P, 2 P, ...), before its column is
-  // stored: a lane past the limit stops double and double-double lanes after
-  // that column; float lanes scale (lane by lane at ±inf) and carry on.
-  int col = 0;
-  for (bool over = false;;) {
-    const int next = (col / P + 1) * P;  // the next column checked
-    const int end  = over ? col + 1 : (next < N ? next : N);
-    run(col, end);
-    if (over || end == N) {
-      col = end - 1;
-      break;
-    }
-    col = end;
-    advance(col, std::true_type{});
-#pragma GCC unroll 8
-    for (int g = 0; g < G; ++g) {
-      const Vec<E> v0 = leading(a0[g]), v1 = leading(a1[g]);
-      over = over || any((v0 > limit) | (v0 < -limit) | (v1 > limit) | (v1 < -limit));
-    }
+  const auto advance = [&](int col, auto exact_c) RECUR_LANES_INLINE {
+    each<G>([&](auto g) RECUR_LANES_INLINE { advance_one(g, steps(col), exact_c); });
+  };
+  // Whether a lane of vector g is past the limit.
+  const auto over_one = [&](auto g) RECUR_LANES_INLINE {
+    const Vec<E> v0 = leading(a0[g]), v1 = leading(a1[g]);
+    return any((v0 > limit) | (v0 < -limit) | (v1 > limit) | (v1 < -limit));
+  };
+  // Float lanes: vector g's lanes past the limit scaled (lane by lane where
+  // one is at ±inf).
+  const auto scale_one = [&](auto g) RECUR_LANES_INLINE {
     if constexpr (scales) {
-      if (over) {
-        each<G>([&](auto g) RECUR_LANES_INLINE {
-          if (keep_in_range(a0[g], a1[g], ev[g])) return;
-          alignas(32) int e[L];
-          alignas(32) float v0[L], v1[L];
-          _mm256_store_si256(reinterpret_cast<__m256i*>(e), ev[g]);
-          _mm256_store_ps(v0, __m256(a0[g]));
-          _mm256_store_ps(v1, __m256(a1[g]));
-          for (int l = 0; l < L; ++l) {
-            Scaled<float> t{v0[l], v1[l], e[l]};
-            keep_both_in_range(t);
-            v0[l] = t.u0, v1[l] = t.u1, e[l] = t.e;
+      if (keep_in_range(a0[g], a1[g], ev[g])) return;
+      alignas(32) int e[L];
+      alignas(32) float v0[L], v1[L];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(e), ev[g]);
+      _mm256_store_ps(v0, __m256(a0[g]));
+      _mm256_store_ps(v1, __m256(a1[g]));
+      for (int l = 0; l < L; ++l) {
+        Scaled<float> t{v0[l], v1[l], e[l]};
+        keep_both_in_range(t);
+        v0[l] = t.u0, v1[l] = t.u1, e[l] = t.e;
+      }
+      ev[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(e));
+      a0[g] = Vec<float>(_mm256_load_ps(v0));
+      a1[g] = Vec<float>(_mm256_load_ps(v1));
+    }
+  };
+  const auto finish = [&](int col) RECUR_LANES_INLINE {
+    // (Non-temporal stores are fenced by the caller, once for many blocks.)
+    each<G>([&](auto g) RECUR_LANES_INLINE {
+      unpack(a0[g], &u0[g * L]);
+      unpack(a1[g], &u1[g * L]);
+    });
+    return col;
+  };
+
+  if constexpr (!std::is_same_v<typename VView::array_layout, Kokkos::LayoutRight>) {
+    if (columns) {
+      bool scaled = false;
+      // Column `col` of the lanes straight to V: a whole cache line or two
+      // of each column, non-temporal where Stream; Scaled: values u0 2^e.
+      const auto store_column = [&](int col, auto stream_c, auto scaled_c) RECUR_LANES_INLINE {
+        constexpr bool Stream = decltype(stream_c)::value;
+        if constexpr (decltype(scaled_c)::value) {  // 8 floats a store
+#pragma GCC unroll 8
+          for (int g = 0; g < G; ++g) {
+            Vec<double> low, high;
+            scaled_halves(a0[g], ev[g], low, high);
+            put(at(i0 + g * L, col), low, high, Stream);
           }
-          ev[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(e));
-          a0[g] = Vec<float>(_mm256_load_ps(v0));
-          a1[g] = Vec<float>(_mm256_load_ps(v1));
-        });
-        scaled = true;
-        over   = false;
+        } else {
+#pragma GCC unroll 8
+          for (int g = 0; g < G; g += 2)
+            put(at(i0 + g * L, col), leading(a0[g]), leading(a0[g + 1]), Stream);
+        }
+      };
+      // Columns [begin, end), no check between: each stored, each after the
+      // first reached by a step (the first is column 0 or was just checked).
+      const auto run = [&](int begin, int end) RECUR_LANES_INLINE {
+        using yes        = std::true_type;
+        using no         = std::false_type;
+        const auto between = [&](auto stream_c, auto scaled_c, auto exact_c) RECUR_LANES_INLINE {
+          store_column(begin, stream_c, scaled_c);
+          for (int col = begin + 1; col < end; ++col) {
+            advance(col, exact_c);
+            store_column(col, stream_c, scaled_c);
+          }
+        };
+        const auto with = [&](auto stream_c) RECUR_LANES_INLINE {
+          if (scaled) {
+            if constexpr (scales) between(stream_c, yes{}, yes{});
+          } else if (zero_rule || scales) {  // (float lanes: measured slower without)
+            between(stream_c, no{}, yes{});
+          } else {
+            if constexpr (inexact && !scales) between(stream_c, no{}, no{});
+          }
+        };
+        stream ? with(yes{}) : with(no{});
+      };
+      // Checks after each P-th step (columns P, 2 P, ...), before its column
+      // is stored: a lane past the limit stops double and double-double
+      // lanes after that column; float lanes scale and carry on.
+      int col = 0;
+      for (bool over = false;;) {
+        const int next = (col / P + 1) * P;  // the next column checked
+        const int end  = over ? col + 1 : (next < N ? next : N);
+        run(col, end);
+        if (over || end == N) return finish(end - 1);
+        col = end;
+        advance(col, std::true_type{});
+        each<G>([&](auto g) RECUR_LANES_INLINE { over = over || over_one(g); });
+        if constexpr (scales) {
+          if (over) {
+            each<G>(scale_one);
+            scaled = true;
+            over   = false;
+          }
+        }
       }
     }
   }
-  if (!columns) {  // the tile's last columns, fewer than QT, one value at a time
-    const int first = col + 1 - (col + 1) % QT;
-    for (int r = 0; r < R; ++r)
-      for (int c = first; c <= col; ++c) *at(i0 + r, c) = tile[c % QT][r];
-  }
-  // (Non-temporal stores are fenced by the caller, once for many blocks.)
-  each<G>([&](auto g) RECUR_LANES_INLINE {
-    unpack(a0[g], &u0[g * L]);
-    unpack(a1[g], &u1[g * L]);
+
+  // Rows: units of 8 rows, U vectors of lanes each; a column of a unit is
+  // VR vectors of T (Q rows each), C columns of it in registers (64 bytes
+  // of each row).
+  constexpr int Q     = 32 / int(sizeof(T));
+  constexpr int U     = 8 / L;
+  constexpr int VR    = 8 / Q;
+  constexpr int C     = 64 / int(sizeof(T));
+  constexpr int units = G / U;
+  static_assert(G % U == 0, "recur: cpu_lanes::rows runs whole units of 8 rows");
+  using Row = typename RowOf<T>::type;
+  // Double and double-double lanes: the first column whose check found a
+  // lane past the limit (no unit computes past its 64 bytes of columns).
+  int stop = N;
+  each<units>([&](auto unit) RECUR_LANES_INLINE {
+    constexpr int g0 = decltype(unit)::value * U;
+    bool scaled      = false;  // float lanes: the unit's stores of u0 2^e
+    __m256 factor[3];          // (power_factors)
+    // Columns [c0, c0 + C), Full, else [c0, c0 + width), stored value by
+    // value, plainly.
+    const auto block = [&](int c0, int width, auto full_c, auto exact_c) RECUR_LANES_INLINE {
+      constexpr bool Full = decltype(full_c)::value;
+      Row v[VR][C] = {};  // (a partial block's last columns unused)
+      const auto* const k = steps(c0 + 1);  // k[c - 1]: to column c0 + c
+      each<C>([&](auto c) RECUR_LANES_INLINE {
+        const int col = c0 + c;
+        if (!Full && c >= width) return;
+        if (col > 0) {
+          each<U>([&](auto u) RECUR_LANES_INLINE {
+            if constexpr (power_sums) {
+              advance_one(g0 + u, k, exact_c);
+            } else {
+              advance_one(g0 + u, k + (c - 1), exact_c);
+            }
+          });
+        }
+        if (col > 0 && col % P == 0) {  // the check, before the column is stored
+          bool over = false;
+          each<U>([&](auto u) RECUR_LANES_INLINE { over = over || over_one(g0 + u); });
+          if (over) {
+            if constexpr (scales) {
+              scale_one(std::integral_constant<int, g0>{});
+              scaled = true;
+              power_factors(ev[g0], factor);
+            } else if (col < stop) {
+              stop = col;
+            }
+          }
+        }
+        // Column col of the unit's rows as T.
+        if constexpr (scales) {
+          if (scaled) {
+            v[0][c] = __m256(a0[g0]) * factor[0] * factor[1] * factor[2];
+          } else {
+            v[0][c] = __m256(a0[g0]);
+          }
+        } else if constexpr (std::is_same_v<T, float>) {  // U = 2 double vectors
+          v[0][c] = _mm256_set_m128(_mm256_cvtpd_ps(__m256d(leading(a0[g0 + 1]))),
+                                    _mm256_cvtpd_ps(__m256d(leading(a0[g0]))));
+        } else {
+          each<VR>([&](auto k) RECUR_LANES_INLINE { v[k][c] = __m256d(leading(a0[g0 + k])); });
+        }
+      });
+      // Each Q x Q block transposed: row r of the unit is then v[r / Q][c]
+      // for its columns c = (r % Q) + Q m, m = 0, 1, ...
+      each<VR>([&](auto k) RECUR_LANES_INLINE {
+        each<C / Q>([&](auto m) RECUR_LANES_INLINE {
+          Row b[Q];
+          each<Q>([&](auto c) RECUR_LANES_INLINE { b[c] = v[k][m * Q + c]; });
+          transpose(b);
+          each<Q>([&](auto c) RECUR_LANES_INLINE { v[k][m * Q + c] = b[c]; });
+        });
+      });
+      // Row after row from the unit's first: a pointer the compiler cannot
+      // follow, so that it holds one, not 8 spilled to the stack.
+      T* p = at(i0 + g0 * L, c0);
+      each<VR>([&](auto k) RECUR_LANES_INLINE {
+        each<Q>([&](auto r) RECUR_LANES_INLINE {
+          each<C / Q>([&](auto m) RECUR_LANES_INLINE {
+            if constexpr (Full) {
+              store(p + m * Q, v[k][m * Q + r], stream);
+            } else if (width > m * Q) {
+              store_first(p + m * Q, v[k][m * Q + r], width - m * Q);
+            }
+          });
+          // The row's line whole before the next row's: the compiler
+          // otherwise moved some rows' second stores after other rows'
+          // first ones, and lines left half written for a while slow
+          // non-temporal stores down (in a probe of this loop, float
+          // He_n/sqrt(n!) Fast at M = 2^20, N = 32, every row's first half
+          // and then every second half took 10.6-11.6 ms against 2.8-2.9;
+          // docs/performance.md).
+          p += s0;
+          asm volatile("" : "+r"(p)::"memory");
+        });
+      });
+    };
+    for (int c0 = 0; c0 < N && c0 <= stop; c0 += C) {
+      const int width = N - c0 < C ? N - c0 : C;
+      using yes = std::true_type;
+      using no  = std::false_type;
+      if (zero_rule || !inexact) {
+        width == C ? block(c0, C, yes{}, yes{}) : block(c0, width, no{}, yes{});
+      } else if constexpr (inexact) {
+        width == C ? block(c0, C, yes{}, no{}) : block(c0, width, no{}, no{});
+      }
+    }
   });
-  return col;
+  if (stop == N) return finish(N - 1);
+  // A lane past the limit at column `stop`: every lane's states there (the
+  // columns after it, stored by some units, are stored again by the caller,
+  // after these).
+  _mm_sfence();
+  start();
+  for (int col = 1; col <= stop; ++col) advance(col, std::true_type{});
+  return finish(stop);
 }
 
 // Whether series.hpp's Clenshaw sums run in these vectors: a block of B x

@@ -70,6 +70,9 @@ struct LockstepRows {
   XView x;
   VView V;
   bool stream = false;  // CPUs: non-temporal stores (cpu_lanes.hpp)
+  std::int64_t blocks_per_item = 1;  // (operator() below)
+  // CPUs: whether some step's |a_n| is below 2^-60 (cpu_lanes::small_steps)
+  bool small_a = true;
 
   // The lanes' states are kept component by component (arrays of u0, u1 and
   // e: as separate arrays the CPU's compiler keeps them in registers and
@@ -170,8 +173,6 @@ struct LockstepRows {
   // stores (cpu_lanes.hpp) of all of them: a fence after every block waited
   // for its stores to reach memory (docs/performance.md, "CPU, 2026-12-01/02,
   // 23:40-00:30 UTC").
-  std::int64_t blocks_per_item = 1;
-
   KOKKOS_FUNCTION void operator()(std::int64_t item) const {
     if constexpr (Packed) {
       rows_of(item);
@@ -179,15 +180,6 @@ struct LockstepRows {
       const std::int64_t blocks = (std::int64_t(V.extent(0)) + B - 1) / B;
       const std::int64_t first  = item * blocks_per_item;
       const std::int64_t last   = first + blocks_per_item < blocks ? first + blocks_per_item : blocks;
-#ifdef RECUR_IMPL_CPU_LANES
-      if constexpr (cpu_lanes::runs<Scan, B>) {  // rows' tiles carried from block to block
-        cpu_lanes::RowTiles<typename VView::non_const_value_type, B> tiles;
-        for (std::int64_t block = first; block < last; ++block) rows_of(block, &tiles);
-        cpu_lanes::store_rows_left(tiles);
-        if (stream) _mm_sfence();
-        return;
-      }
-#endif
       for (std::int64_t block = first; block < last; ++block) rows_of(block);
 #ifdef RECUR_IMPL_CPU_LANES
       if (stream) _mm_sfence();
@@ -195,8 +187,7 @@ struct LockstepRows {
     }
   }
 
-  // tiles: the work item's cpu_lanes::RowTiles where the lanes run.
-  KOKKOS_FUNCTION void rows_of(std::int64_t block, void* tiles = nullptr) const {
+  KOKKOS_FUNCTION void rows_of(std::int64_t block) const {
     const std::int64_t i0 = block * B;
     const std::int64_t M  = std::int64_t(V.extent(0));
     const int rows        = M - i0 < B ? int(M - i0) : B;
@@ -205,27 +196,42 @@ struct LockstepRows {
     W u0[B], u1[B];
     int e[B];
     bool every_step = false, scaled = false;
-    for (int r = 0; r < B; ++r) {
-      xs[r] = r < rows ? double(x(i0 + r)) : 0.0;  // idle lanes run x = 0
-      State t;
-      scan.start(xs[r], t);
-      u0[r] = t.u0, u1[r] = t.u1, e[r] = t.e;
-      every_step = every_step || scan.checks_every_step(xs[r]);
-      scaled     = scaled || t.e != 0;
-    }
     int n = 0;  // steps done
 #ifdef RECUR_IMPL_CPU_LANES
     if constexpr (!Packed && cpu_lanes::runs<Scan, B>) {
-      if (rows == B && !every_step && !scaled && (V.stride_0() == 1 || V.stride_1() == 1)) {
-        n = cpu_lanes::rows<B>(
-            scan, x, V, i0, N, u0, u1, stream,
-            *static_cast<cpu_lanes::RowTiles<typename VView::non_const_value_type, B>*>(tiles));
+      // x a few blocks ahead asked for now: read at the block's start, its
+      // lines otherwise arrived late beside the streamed stores (the loop
+      // below waited on them for 12 % of float LayoutRight rows' time).
+      constexpr std::int64_t ahead = 4 * B;
+      if (i0 + ahead + B <= M) {
+        for (int r = 0; r < B; r += 64 / int(sizeof(x(0))))
+          _mm_prefetch(reinterpret_cast<const char*>(&x(i0 + ahead + r)), _MM_HINT_T0);
+      }
+      // The vectors, for a whole block none of whose rows is checked every
+      // step (these scans start every state plain: e = 0). They start the
+      // states themselves: the scalar start of every row below cost float
+      // LayoutRight rows 15 % of their time.
+      bool plain = rows == B && (V.stride_0() == 1 || V.stride_1() == 1);
+      if (plain) {
+        for (int r = 0; r < B; ++r) plain &= !scan.checks_every_step(double(x(i0 + r)));
+      }
+      if (plain) {
+        n = cpu_lanes::rows<B>(scan, x, V, i0, N, u0, u1, stream, small_a);
         if (n + 1 == N) return;
+        for (int r = 0; r < B; ++r) xs[r] = double(x(i0 + r)), e[r] = 0;
         check(u0, u1, e, scaled);  // a lane past the limit stopped the vectors
       }
     }
 #endif
-    if (n == 0) {  // (the vectors stored column 0 when they took any step)
+    if (n == 0) {
+      for (int r = 0; r < B; ++r) {
+        xs[r] = r < rows ? double(x(i0 + r)) : 0.0;  // idle lanes run x = 0
+        State t;
+        scan.start(xs[r], t);
+        u0[r] = t.u0, u1[r] = t.u1, e[r] = t.e;
+        every_step = every_step || scan.checks_every_step(xs[r]);
+        scaled     = scaled || t.e != 0;
+      }
       if (scaled) {
         store<true>(i0, rows, 0, u0, u1, e);
       } else {
@@ -300,9 +306,14 @@ void lockstep_rows(const ExecSpace& space, const std::string& label, const XView
   // CPUs: 64 blocks a work item (one store fence each, operator() above).
   const std::int64_t per_item = host ? 64 : 1;
   const std::int64_t items    = ((M + B - 1) / B + per_item - 1) / per_item;
+  bool small_a                = true;
+#ifdef RECUR_IMPL_CPU_LANES
+  if constexpr (host) small_a = cpu_lanes::small_steps(scan, int(V.extent(1)));
+#endif
   Kokkos::parallel_for(
       label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, Bounds>(space, 0, items),
-      LockstepRows<B, !host, T, Scan, XView, VView>{scan, x, V, host && streams(V, B), per_item});
+      LockstepRows<B, !host, T, Scan, XView, VView>{scan, x, V, host && streams(V, B), per_item,
+                                                    small_a});
 }
 
 }  // namespace recur::impl
