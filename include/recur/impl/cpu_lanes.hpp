@@ -348,14 +348,16 @@ inline void scaled_halves(Vec<float> v, __m256i e, Vec<double>& low, Vec<double>
 // f = 2^min(e, 127), 2^min(max(e - 127, 0), 127), 2^min(max(e - 254, 0),
 // 127), made once at each scaling. Each product is exact or overflows (e >=
 // 0), and past e = 381 every nonzero float overflows, as in double: the
-// same floats in 3 multiplications instead of 15 instructions.
-inline void power_factors(__m256i e, __m256 (&f)[3]) {
+// same floats in 1 or 3 multiplications instead of 15 instructions. Returns
+// how many factors differ from 1 (1 where every e <= 127, else 3).
+inline int power_factors(__m256i e, __m256 (&f)[3]) {
   for (int k = 0; k < 3; ++k) {
     const __m256i part = _mm256_min_epi32(
         _mm256_max_epi32(_mm256_sub_epi32(e, _mm256_set1_epi32(127 * k)), _mm256_setzero_si256()),
         _mm256_set1_epi32(127));
     f[k] = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(part, _mm256_set1_epi32(127)), 23));
   }
+  return any(_mm256_cmpgt_epi32(e, _mm256_set1_epi32(127))) ? 3 : 1;
 }
 
 // keep_both_in_range (numbers.hpp) for 8 float lanes of states (u0, u1) with
@@ -696,8 +698,10 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
   int stop = N;
   each<units>([&](auto unit) RECUR_LANES_INLINE {
     constexpr int g0 = decltype(unit)::value * U;
-    bool scaled      = false;  // float lanes: the unit's stores of u0 2^e
-    __m256 factor[3];          // (power_factors)
+    // Float lanes: 0, or the unit's values stored as u0 2^e by `scaled`
+    // factors (power_factors).
+    int scaled = 0;
+    __m256 factor[3];
     // Columns [c0, c0 + C), Full, else [c0, c0 + width), stored value by
     // value, plainly.
     const auto block = [&](int c0, int width, auto full_c, auto exact_c) RECUR_LANES_INLINE {
@@ -722,8 +726,7 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
           if (over) {
             if constexpr (scales) {
               scale_one(std::integral_constant<int, g0>{});
-              scaled = true;
-              power_factors(ev[g0], factor);
+              scaled = power_factors(ev[g0], factor);
             } else if (col < stop) {
               stop = col;
             }
@@ -731,7 +734,9 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
         }
         // Column col of the unit's rows as T.
         if constexpr (scales) {
-          if (scaled) {
+          if (scaled == 1) {
+            v[0][c] = __m256(a0[g0]) * factor[0];
+          } else if (scaled) {
             v[0][c] = __m256(a0[g0]) * factor[0] * factor[1] * factor[2];
           } else {
             v[0][c] = __m256(a0[g0]);
