@@ -450,64 +450,29 @@ bool small_steps(const Scan& scan, int N) {
   }
 }
 
-// Columns 0, 1, ... of the R rows of V from i0 (R an even multiple of the
-// lanes of a vector) for a three-term kernel without prefactor or power sums
-// (PowerSumsScan, scan_form.hpp: states (x, x), scaled in double), whose states
-// start plain (u0 = p_0 or NaN outside the domain, u1 = 0) and are checked
-// every check_period steps, until column N - 1 or, in double and
-// double-double, until a check finds a lane past Range<W>::limit. Float
-// lanes (recur::Fast, float results) scale there themselves, lane by lane
-// with keep_both_in_range as the scalar lanes do, and carry on: float's
-// limit (2^28) is passed early (He_n at |x| <= 1 from n = 17). Returns the
-// number of steps done, with the states after them in u0 and u1 and their
-// columns stored; the caller carries on from there (scaling the lanes first
-// when fewer than N - 1 steps were done).
-//
-// Columns (LayoutLeft-like): every vector steps once a column, and the
-// column goes to V at once. Between two checks the steps run in a loop with
-// the store's form (streamed or not, scaled or not) fixed at compile time
-// and no access to single lanes: one loop choosing per step, with the
-// scaling lane by lane, kept the lanes in memory (float He_n/sqrt(n!) at M =
-// 2^12, N = 32, in cache, one thread: 31 against 23 us a call,
-// docs/performance.md).
-//
-// Rows (LayoutRight-like): 8 rows (a unit: one float vector, two double
-// ones) at a time, 64 bytes of each row at a time (16 float or 8 double
-// columns) held in registers, transposed there and stored as one whole line
-// a row, non-temporal where `stream`; then the unit's next 64 bytes of
-// columns, then the next unit. No value goes through memory: a tile of
-// columns in L1, read back transposed, cost its plain stores beside the
-// non-temporal ones (float He_n/sqrt(n!) Fast, M = 2^20, N = 32: 4.6-4.8 ms
-// that way, 2.9 for the streamed fill; docs/performance.md, "CPU,
-// 2026-12-04, night"). A unit's chain of steps is short of work to hide its
-// latency; the out-of-order core runs the next unit's beside it.
-template <int R, class Scan, class XView, class VView, class W = typename Scan::number_type,
-          class T = typename VView::non_const_value_type>
-int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int N,
-         W (&u0)[R], W (&u1)[R], bool stream, bool small_a) {
-  using E         = Element<W>;
-  constexpr int L = width<E>;
-  constexpr int G = R / L;  // vectors of lanes
-  constexpr int P = Scan::check_period;
-  static_assert(G % 2 == 0, "recur: cpu_lanes::rows stores vectors in pairs");
-  static_assert(sizeof(E) >= sizeof(T), "recur: cpu_lanes::rows stores lanes of T or wider");
-  // LayoutLeft-like, else rows contiguous (LayoutRight: rows, whatever N,
-  // so that its code is the rows' only)
-  const bool columns =
-      !std::is_same_v<typename VView::array_layout, Kokkos::LayoutRight> && V.stride_0() == 1;
-  // V's elements through a pointer and strides held here: the vector stores
-  // below may alias anything (__m256 is may_alias), so V's own would be
-  // loaded again after each.
-  T* const data           = V.data();
-  const std::ptrdiff_t s0 = V.stride_0(), s1 = V.stride_1();
-  const auto at           = [=](std::int64_t i, int j) { return data + i * s0 + j * s1; };
+// G vectors of lanes of Scan from row i0 on (8 or 4 lanes each): x, the
+// states (u0 = p_n in a0, u1 = p_{n-1} in a1) and, for float lanes, each
+// lane's binary exponent (Scaled), with the lanes' operations, each vector
+// by a constant index (a loop over them left rolled when the compiler's
+// scalar replacement ran kept every state in memory, written back at every
+// step). The states start plain (u0 = p_0 or NaN outside the domain, u1 =
+// 0; power sums (x, x)).
+template <class Scan, int G>
+struct LaneSet {
+  using W                          = typename Scan::number_type;
+  using E                          = Element<W>;
+  static constexpr int L           = width<E>;
+  static constexpr bool power_sums = std::is_same_v<Scan, PowerSumsScan>;
+  static constexpr bool scales     = std::is_same_v<W, float>;  // float lanes scale themselves
+  // Steps without step()'s rule for f = 0 (where no f can be 0) exist for
+  // float and double lanes.
+  static constexpr bool inexact = !power_sums && !std::is_same_v<W, DoubleDouble>;
   Vec<E> x[G];
   Lanes<W> a0[G], a1[G];
-  constexpr bool power_sums = std::is_same_v<Scan, PowerSumsScan>;
-  // The lanes' first states. (Here and below, each vector by a constant
-  // index: a loop over them left rolled when the compiler's scalar
-  // replacement ran kept every state in memory, written back at every step.)
-  const auto start = [&]() RECUR_LANES_INLINE {
+  __m256i ev[G];
+
+  template <class XView>
+  RECUR_LANES_INLINE void start(const Scan& scan, const XView& xv, std::int64_t i0) {
     each<G>([&](auto g) RECUR_LANES_INLINE {
       // affine(float, ...) rounds x to float; start() of the scan form.
       x[g] = lanes<E>([&](int l) { return E(double(xv(i0 + g * L + l))); });
@@ -523,46 +488,43 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
         });
         a1[g] = splat_number(W{});
       }
+      ev[g] = _mm256_setzero_si256();
     });
-  };
-  start();
-  const Vec<E> limit = splat(E(Range<W>::limit));
+  }
   // Whether some lane's f = a_n x + b_n can be 0 (step()'s rule for it then
   // runs at every step): not where b_n = 0, every |x| and |a_n| are at least
   // 2^-60 (so |a_n x| is at least 2^-120, a normal float: no product
-  // rounds to 0); a NaN x gives f = NaN, never 0.
-  constexpr bool inexact = !power_sums && !std::is_same_v<W, DoubleDouble>;
-  bool zero_rule = true;
-  if constexpr (inexact) {
-    if (scan.zero_b && !small_a) {
+  // rounds to 0); a NaN x gives f = NaN, never 0. small_a: some |a_n| is
+  // below (small_steps).
+  RECUR_LANES_INLINE bool zero_rule(const Scan& scan, bool small_a) const {
+    if constexpr (inexact) {
+      if (!scan.zero_b || small_a) return true;
       const Vec<E> tiny = splat(E(0x1p-60));
       bool small = false;
-#pragma GCC unroll 8
-      for (int g = 0; g < G; ++g) small = small || any((x[g] < tiny) & (x[g] > -tiny));
-      zero_rule = small;
+      each<G>([&](auto g) RECUR_LANES_INLINE { small = small || any((x[g] < tiny) & (x[g] > -tiny)); });
+      return small;
+    } else {
+      (void)scan, (void)small_a;
+      return true;
     }
   }
-  // Float lanes: each lane's binary exponent (Scaled), once any lane scaled.
-  constexpr bool scales = std::is_same_v<W, float>;
-  __m256i ev[G];
-#pragma GCC unroll 8
-  for (int g = 0; g < G; ++g) ev[g] = _mm256_setzero_si256();
-
-  // The coefficients of the step to column col: steps(col)[0] (a pointer
-  // held for many steps is one register, where scan.coefficients(col - 1)
-  // took one for each); power sums have none.
-  const auto steps = [&](int col) RECUR_LANES_INLINE {
+  // The coefficients of the step to column col: coefficients(scan, col)[0]
+  // (a pointer held for many steps is one register, where
+  // scan.coefficients(col - 1) took one for each); power sums have none.
+  RECUR_LANES_INLINE static auto coefficients(const Scan& scan, int col) {
     if constexpr (power_sums) {
+      (void)scan, (void)col;
       return static_cast<const char*>(nullptr);
     } else {
       return scan.coefficients.data() + (col - 1);
     }
-  };
-  // One step of vector g by coefficients k[0]: column `col - 1` to `col`.
-  const auto advance_one = [&](auto g, const auto* k, auto exact_c) RECUR_LANES_INLINE {
+  }
+  // One step of vector g by coefficients k[0] (power sums: PowerSumsScan::
+  // advance, (sum, x^n) -> (sum + x^n x, x^(n+1))); Exact: with step()'s
+  // rule for f = 0.
+  template <bool Exact, int g, class K>
+  RECUR_LANES_INLINE void advance(const Scan& scan, const K* k) {
     if constexpr (power_sums) {
-      (void)k, (void)exact_c;
-      // PowerSumsScan::advance: (sum, x^n) -> (sum + x^n x, x^(n+1))
       const Vec<E> power = a1[g] * x[g];
       a0[g]              = fused(a1[g], x[g], a0[g]);
       a1[g]              = power;
@@ -574,23 +536,33 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
       if constexpr (std::is_same_v<W, DoubleDouble>) {
         next = step(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
       } else {
-        next = step<decltype(exact_c)::value>(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
+        next = step<Exact>(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
       }
       a1[g] = a0[g];
       a0[g] = next;
     }
-  };
-  const auto advance = [&](int col, auto exact_c) RECUR_LANES_INLINE {
-    each<G>([&](auto g) RECUR_LANES_INLINE { advance_one(g, steps(col), exact_c); });
-  };
-  // Whether a lane of vector g is past the limit.
-  const auto over_one = [&](auto g) RECUR_LANES_INLINE {
+  }
+  template <bool Exact>
+  RECUR_LANES_INLINE void advance(const Scan& scan, int col) {
+    const auto* const k = coefficients(scan, col);
+    each<G>([&](auto g) RECUR_LANES_INLINE { advance<Exact, g>(scan, k); });
+  }
+  // Whether a lane of vector g, or of any, is past Range<W>::limit.
+  template <int g>
+  RECUR_LANES_INLINE bool over() const {
+    const Vec<E> limit = splat(E(Range<W>::limit));
     const Vec<E> v0 = leading(a0[g]), v1 = leading(a1[g]);
     return any((v0 > limit) | (v0 < -limit) | (v1 > limit) | (v1 < -limit));
-  };
+  }
+  RECUR_LANES_INLINE bool over() const {
+    bool past = false;
+    each<G>([&](auto g) RECUR_LANES_INLINE { past = past || over<g>(); });
+    return past;
+  }
   // Float lanes: vector g's lanes past the limit scaled (lane by lane where
-  // one is at ±inf).
-  const auto scale_one = [&](auto g) RECUR_LANES_INLINE {
+  // one is at ±inf, as the scalar lanes do).
+  template <int g>
+  RECUR_LANES_INLINE void scale() {
     if constexpr (scales) {
       if (keep_in_range(a0[g], a1[g], ev[g])) return;
       alignas(32) int e[L];
@@ -607,97 +579,57 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
       a0[g] = Vec<float>(_mm256_load_ps(v0));
       a1[g] = Vec<float>(_mm256_load_ps(v1));
     }
-  };
-  const auto finish = [&](int col) RECUR_LANES_INLINE {
-    // (Non-temporal stores are fenced by the caller, once for many blocks.)
-    each<G>([&](auto g) RECUR_LANES_INLINE {
-      unpack(a0[g], &u0[g * L]);
-      unpack(a1[g], &u1[g * L]);
-    });
-    return col;
-  };
-
-  if constexpr (!std::is_same_v<typename VView::array_layout, Kokkos::LayoutRight>) {
-    if (columns) {
-      bool scaled = false;
-      // Column `col` of the lanes straight to V: a whole cache line or two
-      // of each column, non-temporal where Stream; Scaled: values u0 2^e.
-      const auto store_column = [&](int col, auto stream_c, auto scaled_c) RECUR_LANES_INLINE {
-        constexpr bool Stream = decltype(stream_c)::value;
-        if constexpr (decltype(scaled_c)::value) {  // 8 floats a store
-#pragma GCC unroll 8
-          for (int g = 0; g < G; ++g) {
-            Vec<double> low, high;
-            scaled_halves(a0[g], ev[g], low, high);
-            put(at(i0 + g * L, col), low, high, Stream);
-          }
-        } else {
-#pragma GCC unroll 8
-          for (int g = 0; g < G; g += 2)
-            put(at(i0 + g * L, col), leading(a0[g]), leading(a0[g + 1]), Stream);
-        }
-      };
-      // Columns [begin, end), no check between: each stored, each after the
-      // first reached by a step (the first is column 0 or was just checked).
-      const auto run = [&](int begin, int end) RECUR_LANES_INLINE {
-        using yes        = std::true_type;
-        using no         = std::false_type;
-        const auto between = [&](auto stream_c, auto scaled_c, auto exact_c) RECUR_LANES_INLINE {
-          store_column(begin, stream_c, scaled_c);
-          for (int col = begin + 1; col < end; ++col) {
-            advance(col, exact_c);
-            store_column(col, stream_c, scaled_c);
-          }
-        };
-        const auto with = [&](auto stream_c) RECUR_LANES_INLINE {
-          if (scaled) {
-            if constexpr (scales) between(stream_c, yes{}, yes{});
-          } else if (zero_rule || scales) {  // (float lanes: measured slower without)
-            between(stream_c, no{}, yes{});
-          } else {
-            if constexpr (inexact && !scales) between(stream_c, no{}, no{});
-          }
-        };
-        stream ? with(yes{}) : with(no{});
-      };
-      // Checks after each P-th step (columns P, 2 P, ...), before its column
-      // is stored: a lane past the limit stops double and double-double
-      // lanes after that column; float lanes scale and carry on.
-      int col = 0;
-      for (bool over = false;;) {
-        const int next = (col / P + 1) * P;  // the next column checked
-        const int end  = over ? col + 1 : (next < N ? next : N);
-        run(col, end);
-        if (over || end == N) return finish(end - 1);
-        col = end;
-        advance(col, std::true_type{});
-        each<G>([&](auto g) RECUR_LANES_INLINE { over = over || over_one(g); });
-        if constexpr (scales) {
-          if (over) {
-            each<G>(scale_one);
-            scaled = true;
-            over   = false;
-          }
-        }
-      }
-    }
   }
+  // The states into u0[0 .. G L - 1] and u1.
+  RECUR_LANES_INLINE void unpack_to(W* u0, W* u1) const {
+    each<G>([&](auto g) RECUR_LANES_INLINE {
+      unpack(a0[g], u0 + g * L);
+      unpack(a1[g], u1 + g * L);
+    });
+  }
+};
 
-  // Rows: units of 8 rows, U vectors of lanes each; a column of a unit is
-  // VR vectors of T (Q rows each), C columns of it in registers (64 bytes
-  // of each row).
-  constexpr int Q     = 32 / int(sizeof(T));
-  constexpr int U     = 8 / L;
-  constexpr int VR    = 8 / Q;
-  constexpr int C     = 64 / int(sizeof(T));
-  constexpr int units = G / U;
-  static_assert(G % U == 0, "recur: cpu_lanes::rows runs whole units of 8 rows");
+// Rows of V from i0 (LayoutRight-like: rows()'s below, which see): 8 rows
+// (a unit: one float vector, two double ones) at a time, 64 bytes of each
+// row at a time (16 float or 8 double columns) held in registers,
+// transposed there and stored as one whole line a row, non-temporal where
+// `stream`; then the unit's next 64 bytes of columns, then the next unit.
+// No value goes through memory: a tile of columns in L1, read back
+// transposed, cost its plain stores beside the non-temporal ones (float
+// He_n/sqrt(n!) Fast, M = 2^20, N = 32: 4.6-4.8 ms that way, 3.2-3.5 this
+// way, beside a streamed fill of 2.7-2.9; docs/performance.md, "CPU,
+// 2026-12-04, night"). A unit's chain of steps is short of work to hide its
+// latency; the out-of-order core runs the next unit's beside it. Units run
+// one after the other in a loop (their code once, not once a unit: a
+// third of the compile time). Double and double-double lanes past the
+// limit: the first such column is found, units stop after the 64 bytes of
+// columns that hold it, and every lane's states there are computed again
+// (the columns after it, stored by some units, are stored again by the
+// caller's scalar lanes, after a store fence). Not inlined: rows() stays
+// the columns' code alone.
+template <int R, class Scan, class XView, class VView, class W = typename Scan::number_type,
+          class T = typename VView::non_const_value_type>
+__attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, const VView& V,
+                                            std::int64_t i0, int N, W (&u0)[R], W (&u1)[R],
+                                            bool stream, bool small_a) {
+  using Set         = LaneSet<Scan, 8 / width<Element<W>>>;
+  constexpr int L   = Set::L;
+  constexpr int U   = 8 / L;                 // vectors of lanes a unit
+  constexpr int Q   = 32 / int(sizeof(T));   // rows a vector of T
+  constexpr int VR  = 8 / Q;                 // vectors of T a column of the unit
+  constexpr int C   = 64 / int(sizeof(T));   // columns in registers
+  constexpr int P   = Scan::check_period;
+  static_assert(R % 8 == 0, "recur: cpu_lanes::rows_by_units runs whole units of 8 rows");
+  static_assert(sizeof(Element<W>) >= sizeof(T), "recur: cpu_lanes stores lanes of T or wider");
   using Row = typename RowOf<T>::type;
-  // Double and double-double lanes: the first column whose check found a
-  // lane past the limit (no unit computes past its 64 bytes of columns).
-  int stop = N;
-  each<units>([&](auto unit) RECUR_LANES_INLINE {
-    constexpr int g0 = decltype(unit)::value * U;
+  T* const data           = V.data();
+  const std::ptrdiff_t s0 = V.stride_0(), s1 = V.stride_1();
+  int stop = N;  // double and double-double lanes: the first column past the limit
+  for (int unit = 0; unit < R / 8; ++unit) {
+    const std::int64_t first = i0 + 8 * unit;
+    Set set;
+    set.start(scan, xv, first);
+    const bool zero_rule = set.zero_rule(scan, small_a);
     // Float lanes: 0, or the unit's values stored as u0 2^e by `scaled`
     // factors (power_factors).
     int scaled = 0;
@@ -707,45 +639,38 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
     const auto block = [&](int c0, int width, auto full_c, auto exact_c) RECUR_LANES_INLINE {
       constexpr bool Full = decltype(full_c)::value;
       Row v[VR][C] = {};  // (a partial block's last columns unused)
-      const auto* const k = steps(c0 + 1);  // k[c - 1]: to column c0 + c
+      const auto* const k = Set::coefficients(scan, c0 + 1);  // k[c - 1]: to column c0 + c
       each<C>([&](auto c) RECUR_LANES_INLINE {
         const int col = c0 + c;
         if (!Full && c >= width) return;
         if (col > 0) {
           each<U>([&](auto u) RECUR_LANES_INLINE {
-            if constexpr (power_sums) {
-              advance_one(g0 + u, k, exact_c);
+            if constexpr (Set::power_sums) {
+              set.template advance<decltype(exact_c)::value, u>(scan, k);
             } else {
-              advance_one(g0 + u, k + (c - 1), exact_c);
+              set.template advance<decltype(exact_c)::value, u>(scan, k + (c - 1));
             }
           });
         }
-        if (col > 0 && col % P == 0) {  // the check, before the column is stored
-          bool over = false;
-          each<U>([&](auto u) RECUR_LANES_INLINE { over = over || over_one(g0 + u); });
-          if (over) {
-            if constexpr (scales) {
-              scale_one(std::integral_constant<int, g0>{});
-              scaled = power_factors(ev[g0], factor);
-            } else if (col < stop) {
-              stop = col;
-            }
+        if (col > 0 && col % P == 0 && set.over()) {  // the check, before the column is stored
+          if constexpr (Set::scales) {
+            set.template scale<0>();
+            scaled = power_factors(set.ev[0], factor);
+          } else if (col < stop) {
+            stop = col;
           }
         }
         // Column col of the unit's rows as T.
-        if constexpr (scales) {
-          if (scaled == 1) {
-            v[0][c] = __m256(a0[g0]) * factor[0];
-          } else if (scaled) {
-            v[0][c] = __m256(a0[g0]) * factor[0] * factor[1] * factor[2];
-          } else {
-            v[0][c] = __m256(a0[g0]);
-          }
+        if constexpr (Set::scales) {
+          const __m256 p = __m256(set.a0[0]);
+          v[0][c] = scaled == 0 ? p
+                    : scaled == 1 ? p * factor[0]
+                                  : p * factor[0] * factor[1] * factor[2];
         } else if constexpr (std::is_same_v<T, float>) {  // U = 2 double vectors
-          v[0][c] = _mm256_set_m128(_mm256_cvtpd_ps(__m256d(leading(a0[g0 + 1]))),
-                                    _mm256_cvtpd_ps(__m256d(leading(a0[g0]))));
+          v[0][c] = _mm256_set_m128(_mm256_cvtpd_ps(__m256d(leading(set.a0[1]))),
+                                    _mm256_cvtpd_ps(__m256d(leading(set.a0[0]))));
         } else {
-          each<VR>([&](auto k) RECUR_LANES_INLINE { v[k][c] = __m256d(leading(a0[g0 + k])); });
+          each<VR>([&](auto k) RECUR_LANES_INLINE { v[k][c] = __m256d(leading(set.a0[k])); });
         }
       });
       // Each Q x Q block transposed: row r of the unit is then v[r / Q][c]
@@ -760,7 +685,7 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
       });
       // Row after row from the unit's first: a pointer the compiler cannot
       // follow, so that it holds one, not 8 spilled to the stack.
-      T* p = at(i0 + g0 * L, c0);
+      T* p = data + first * s0 + c0 * s1;
       each<VR>([&](auto k) RECUR_LANES_INLINE {
         each<Q>([&](auto r) RECUR_LANES_INLINE {
           each<C / Q>([&](auto m) RECUR_LANES_INLINE {
@@ -775,32 +700,148 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
           // first ones, and lines left half written for a while slow
           // non-temporal stores down (in a probe of this loop, float
           // He_n/sqrt(n!) Fast at M = 2^20, N = 32, every row's first half
-          // and then every second half took 10.6-11.6 ms against 2.8-2.9;
-          // docs/performance.md).
+          // and then every second half took 11-12 ms against 2.8-3.7;
+          // perf_tests/cpu_row_stores.cpp).
           p += s0;
           asm volatile("" : "+r"(p)::"memory");
         });
       });
     };
+    using yes = std::true_type;
+    using no  = std::false_type;
     for (int c0 = 0; c0 < N && c0 <= stop; c0 += C) {
       const int width = N - c0 < C ? N - c0 : C;
-      using yes = std::true_type;
-      using no  = std::false_type;
-      if (zero_rule || !inexact) {
+      if (zero_rule || !Set::inexact) {
         width == C ? block(c0, C, yes{}, yes{}) : block(c0, width, no{}, yes{});
-      } else if constexpr (inexact) {
+      } else if constexpr (Set::inexact) {
         width == C ? block(c0, C, yes{}, no{}) : block(c0, width, no{}, no{});
       }
     }
-  });
-  if (stop == N) return finish(N - 1);
-  // A lane past the limit at column `stop`: every lane's states there (the
-  // columns after it, stored by some units, are stored again by the caller,
-  // after these).
+    set.unpack_to(&u0[8 * unit], &u1[8 * unit]);
+  }
+  if (stop == N) return N - 1;
+  // A lane past the limit at column `stop`: every lane's states there.
   _mm_sfence();
-  start();
-  for (int col = 1; col <= stop; ++col) advance(col, std::true_type{});
-  return finish(stop);
+  for (int unit = 0; unit < R / 8; ++unit) {
+    Set set;
+    set.start(scan, xv, i0 + 8 * unit);
+    for (int col = 1; col <= stop; ++col) set.template advance<true>(scan, col);
+    set.unpack_to(&u0[8 * unit], &u1[8 * unit]);
+  }
+  return stop;
+}
+
+// Columns 0, 1, ... of the R rows of V from i0 (R an even multiple of the
+// lanes of a vector) for a three-term kernel without prefactor or power sums
+// (PowerSumsScan, scan_form.hpp: states (x, x), scaled in double), whose states
+// start plain (u0 = p_0 or NaN outside the domain, u1 = 0) and are checked
+// every check_period steps, until column N - 1 or, in double and
+// double-double, until a check finds a lane past Range<W>::limit. Float
+// lanes (recur::Fast, float results) scale there themselves, lane by lane
+// with keep_both_in_range as the scalar lanes do, and carry on: float's
+// limit (2^28) is passed early (He_n at |x| <= 1 from n = 17). Returns the
+// number of steps done, with the states after them in u0 and u1 and their
+// columns stored; the caller carries on from there (scaling the lanes first
+// when fewer than N - 1 steps were done). small_a: some step's |a_n| is
+// below 2^-60 (small_steps).
+//
+// Columns (LayoutLeft-like): every vector steps once a column, and the
+// column goes to V at once. Between two checks the steps run in a loop with
+// the store's form (streamed or not, scaled or not) fixed at compile time
+// and no access to single lanes: one loop choosing per step, with the
+// scaling lane by lane, kept the lanes in memory (float He_n/sqrt(n!) at M =
+// 2^12, N = 32, in cache, one thread: 31 against 23 us a call,
+// docs/performance.md). Rows (LayoutRight-like): rows_by_units above.
+template <int R, class Scan, class XView, class VView, class W = typename Scan::number_type,
+          class T = typename VView::non_const_value_type>
+int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int N,
+         W (&u0)[R], W (&u1)[R], bool stream, bool small_a) {
+  using Set       = LaneSet<Scan, R / width<Element<W>>>;
+  constexpr int L = Set::L;
+  constexpr int G = R / L;  // vectors of lanes
+  constexpr int P = Scan::check_period;
+  static_assert(G % 2 == 0, "recur: cpu_lanes::rows stores vectors in pairs");
+  // LayoutLeft-like, else rows contiguous (LayoutRight: rows, whatever N,
+  // so that its code is the rows' only)
+  if constexpr (std::is_same_v<typename VView::array_layout, Kokkos::LayoutRight>) {
+    return rows_by_units<R>(scan, xv, V, i0, N, u0, u1, stream, small_a);
+  } else {
+    if (V.stride_0() != 1) return rows_by_units<R>(scan, xv, V, i0, N, u0, u1, stream, small_a);
+    // V's elements through a pointer and strides held here: the vector
+    // stores below may alias anything (__m256 is may_alias), so V's own
+    // would be loaded again after each.
+    T* const data           = V.data();
+    const std::ptrdiff_t s1 = V.stride_1();
+    Set set;
+    set.start(scan, xv, i0);
+    // (Float lanes' columns keep step()'s rule for f = 0: measured faster.)
+    const bool zero_rule = Set::scales || set.zero_rule(scan, small_a);
+    bool scaled          = false;
+    // Column `col` of the lanes straight to V: a whole cache line or two of
+    // each column, non-temporal where Stream; Scaled: values u0 2^e.
+    const auto store_column = [&](int col, auto stream_c, auto scaled_c) RECUR_LANES_INLINE {
+      constexpr bool Stream = decltype(stream_c)::value;
+      T* const p            = data + i0 + col * s1;
+      if constexpr (decltype(scaled_c)::value) {  // 8 floats a store
+        each<G>([&](auto g) RECUR_LANES_INLINE {
+          Vec<double> low, high;
+          scaled_halves(set.a0[g], set.ev[g], low, high);
+          put(p + g * L, low, high, Stream);
+        });
+      } else {
+        each<G / 2>([&](auto h) RECUR_LANES_INLINE {
+          put(p + 2 * h * L, leading(set.a0[2 * h]), leading(set.a0[2 * h + 1]), Stream);
+        });
+      }
+    };
+    // Columns [begin, end), no check between: each stored, each after the
+    // first reached by a step (the first is column 0 or was just checked).
+    const auto run = [&](int begin, int end) RECUR_LANES_INLINE {
+      using yes          = std::true_type;
+      using no           = std::false_type;
+      const auto between = [&](auto stream_c, auto scaled_c, auto exact_c) RECUR_LANES_INLINE {
+        store_column(begin, stream_c, scaled_c);
+        for (int col = begin + 1; col < end; ++col) {
+          set.template advance<decltype(exact_c)::value>(scan, col);
+          store_column(col, stream_c, scaled_c);
+        }
+      };
+      const auto with = [&](auto stream_c) RECUR_LANES_INLINE {
+        if (scaled) {
+          if constexpr (Set::scales) between(stream_c, yes{}, yes{});
+        } else if (zero_rule) {
+          between(stream_c, no{}, yes{});
+        } else {
+          if constexpr (Set::inexact && !Set::scales) between(stream_c, no{}, no{});
+        }
+      };
+      stream ? with(yes{}) : with(no{});
+    };
+    // Checks after each P-th step (columns P, 2 P, ...), before its column
+    // is stored: a lane past the limit stops double and double-double lanes
+    // after that column; float lanes scale and carry on.
+    int col = 0;
+    for (bool over = false;;) {
+      const int next = (col / P + 1) * P;  // the next column checked
+      const int end  = over ? col + 1 : (next < N ? next : N);
+      run(col, end);
+      if (over || end == N) {
+        // (Non-temporal stores are fenced by the caller, once for many blocks.)
+        set.unpack_to(u0, u1);
+        return end - 1;
+      }
+      col = end;
+      set.template advance<true>(scan, col);
+      over = set.over();
+      if constexpr (Set::scales) {
+        if (over) {
+          each<G>([&](auto g) RECUR_LANES_INLINE { set.template scale<g>(); });
+          scaled = true;
+          over   = false;
+        }
+      }
+    }
+  }
 }
 
 // Whether series.hpp's Clenshaw sums run in these vectors: a block of B x
