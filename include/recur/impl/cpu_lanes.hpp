@@ -413,6 +413,54 @@ RECUR_LANES_INLINE inline void transpose(__m256d (&r)[4]) {
   r[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
   r[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
 }
+// The 256-bit intrinsic type of T's vectors.
+template <class T>
+struct Register;
+template <>
+struct Register<float> {
+  using type = __m256;
+};
+template <>
+struct Register<double> {
+  using type = __m256d;
+};
+inline __m256 load(const float* p) { return _mm256_loadu_ps(p); }
+inline __m256d load(const double* p) { return _mm256_loadu_pd(p); }
+// The same turn from memory: p[f * ld + s] is function f of sample s (f, s
+// < 8 floats or 4 doubles); after, r[s] holds sample s's values of the
+// functions. The lane-crossing step of transpose() is done by the loads
+// (128-bit halves inserted from memory, which the CPU's load ports and any
+// vector port run), leaving two steps (float) or one (double) of in-lane
+// shuffles, which only one port runs.
+RECUR_LANES_INLINE inline void transpose_from(const float* p, std::ptrdiff_t ld, __m256 (&r)[8]) {
+  __m256 a[8], t[8];
+  for (int k = 0; k < 4; ++k)
+    for (int h = 0; h < 2; ++h)
+      a[4 * h + k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + k * ld + 4 * h)),
+                                          _mm_loadu_ps(p + (k + 4) * ld + 4 * h), 1);
+  for (int h = 0; h < 2; ++h) {
+    __m256* q = a + 4 * h;
+    t[4 * h]     = _mm256_unpacklo_ps(q[0], q[1]);
+    t[4 * h + 1] = _mm256_unpackhi_ps(q[0], q[1]);
+    t[4 * h + 2] = _mm256_unpacklo_ps(q[2], q[3]);
+    t[4 * h + 3] = _mm256_unpackhi_ps(q[2], q[3]);
+    r[4 * h]     = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0x44);
+    r[4 * h + 1] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0xEE);
+    r[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);
+    r[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xEE);
+  }
+}
+RECUR_LANES_INLINE inline void transpose_from(const double* p, std::ptrdiff_t ld, __m256d (&r)[4]) {
+  __m256d a[4];
+  for (int k = 0; k < 2; ++k)
+    for (int h = 0; h < 2; ++h)
+      a[2 * h + k] = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p + k * ld + 2 * h)),
+                                          _mm_loadu_pd(p + (k + 2) * ld + 2 * h), 1);
+  r[0] = _mm256_unpacklo_pd(a[0], a[1]);
+  r[1] = _mm256_unpackhi_pd(a[0], a[1]);
+  r[2] = _mm256_unpacklo_pd(a[2], a[3]);
+  r[3] = _mm256_unpackhi_pd(a[2], a[3]);
+}
 // A row's first n (< 8 or 4) values of v to p, plain stores.
 inline void store_first(float* p, __m256 v, int n) {
   const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);

@@ -592,7 +592,8 @@ struct ProductTables {
   // Intel Xeon VM: 34.8-34.9 against 39.7-40.9 ms; double 52.8-54.2 against
   // 55.0-56.5; rows were slower so, 61 against 56 ms).
   static int host_samples(int P, bool columns) {
-    const int fit = int((std::int64_t(1) << (columns ? 13 : 16)) / std::max(P, 1)) / 8 * 8;
+    const int fit = int((std::int64_t(1) << (columns ? 13 : 16)) / std::max(P, 1)) / (columns ? 32 : 8) *
+                    (columns ? 32 : 8);
     return std::max(columns ? 64 : 8, std::min(host_block, fit));
   }
   KOKKOS_FUNCTION ScratchView allocate_products(const team_member& team, int P, int width) const {
@@ -724,6 +725,9 @@ struct ProductTables {
     }
   }
 
+  // The samples a CPU walk makes at once (host_walk), in vectors of 4 doubles.
+  static constexpr int host_walk_vectors = 8;
+  static constexpr int host_walk_samples = 4 * host_walk_vectors;
 #ifdef RECUR_IMPL_CPU_LANES
   // The walk on a CPU, for double tables: host_walk_samples samples b, b +
   // 1, ... in host_walk_vectors vectors of 4 doubles, visit(j + 1, v) for
@@ -731,8 +735,6 @@ struct ProductTables {
   // (each its parent's times one table entry: the same products, in the
   // same order, as walk's, the chain's and the recipes'), the path's values
   // held in registers.
-  static constexpr int host_walk_vectors = 8;
-  static constexpr int host_walk_samples = 4 * host_walk_vectors;
   using Lane4 = cpu_lanes::Vec<double>;
   template <class Visit>
   RECUR_LANES_INLINE void host_walk(const std::uint64_t* program, const ScratchView& table, int b,
@@ -958,6 +960,29 @@ struct ProductBasisFunctor {
 #endif
   }
 
+  // Whether a CPU thread's block walks for rows (host_walk_rows): Psi's
+  // rows contiguous and one after the other, tables double, no gradient.
+  static bool host_walks_rows(const PsiView& Psi, int P) {
+#ifdef RECUR_IMPL_CPU_LANES
+    if constexpr (Tables::one_thread && !gradient && std::is_same_v<S, double>) {
+      return P > 1 && Psi.stride_1() == 1 &&
+             (Psi.stride_0() == std::size_t(P) || Psi.extent(0) == 1);
+    } else {
+      (void)Psi, (void)P;
+      return false;
+    }
+#else
+    (void)Psi, (void)P;
+    return false;
+#endif
+  }
+  // Scratch of host_walk_rows past the tables: a group's values (P rounded
+  // up to `unit` functions, x host_walk_samples), a unit's rows and a line.
+  static constexpr int unit = 32 / sizeof(T);  // rows of a unit: one vector of T
+  static std::size_t rows_scratch(int P) {
+    const std::size_t functions = std::size_t(P + unit - 1) / unit * unit;
+    return sizeof(T) * (Tables::host_walk_samples * functions + unit * std::size_t(P) + 64) + 128;
+  }
 #ifdef RECUR_IMPL_CPU_LANES
   // A CPU thread's block by the walk (ProductTables::host_walk), where Psi's
   // columns are contiguous and the tables double: each function's 32
@@ -981,6 +1006,71 @@ struct ProductBasisFunctor {
           cpu_lanes::put(at + 8 * h, v[2 * h], v[2 * h + 1], stream);  // 8 values a pair
         });
       });
+    }
+    for (; b < count; ++b) {  // the last samples, one at a time
+      const S base = tables.base_of(table, b);
+      for (int j = 0; j < P; ++j) Psi(first + b, j) = T(tables.value(table, b, j, base));
+    }
+    if (stream) _mm_sfence();  // the streamed stores, ordered before the kernel ends
+  }
+
+  // A CPU thread's block by the walk where Psi's rows are contiguous and one
+  // after the other (LayoutRight; host_walks_rows): host_walk_samples
+  // samples at a time, each function's values stored as T where the walk
+  // makes them into `values` (a function's samples contiguous); then the
+  // group's rows, `unit` rows by `unit` functions turned in registers
+  // (cpu_lanes::transpose_from), into `stage`, the unit's image in Psi, and
+  // its whole cache lines stored from there, streamed where Psi is large
+  // (a group is whole lines, aligned where Psi is). The chain (host_block)
+  // made the same values in a buffer of the whole block, beyond the L1
+  // cache, and turned them 4 x 4 doubles at a time (docs/multivariate.md,
+  // "CPU, 2026-12-05").
+  void host_walk_rows(const typename Tables::team_member& team, const typename Tables::ScratchView& table,
+                      const std::uint64_t* program, std::int64_t first, int count) const {
+    constexpr int n     = Tables::host_walk_samples;
+    constexpr int line  = 64 / sizeof(T);
+    const int P         = this->P;  // (a local: the stores below may not change it)
+    const int functions = (P + unit - 1) / unit * unit;
+    auto& scratch       = team.team_scratch(tables.level);
+    T* const values     = static_cast<T*>(scratch.get_shmem_aligned(sizeof(T) * n * std::size_t(functions), 64));
+    T* const stage      = static_cast<T*>(scratch.get_shmem_aligned(sizeof(T) * (unit * std::size_t(P) + line), 64));
+    const bool stream   = Psi.span() * sizeof(T) >= stream_bytes &&
+                        reinterpret_cast<std::uintptr_t>(Psi.data()) % 64 == 0;
+    for (int j = P; j < functions; ++j)  // the padding functions, read and never stored
+      for (int b = 0; b < n; ++b) values[std::size_t(j) * n + b] = T(0);
+    int b = 0;
+    for (; b + n <= count; b += n) {
+      tables.host_walk(program, table, b, [&](std::uint32_t function, const auto& v) RECUR_LANES_INLINE {
+        T* const at = values + std::ptrdiff_t(function - 1) * n;
+        cpu_lanes::each<Tables::host_walk_vectors>([&](auto g) RECUR_LANES_INLINE {
+          if constexpr (std::is_same_v<T, float>) {
+            _mm_storeu_ps(at + 4 * g, _mm256_cvtpd_ps(__m256d(v[g])));  // (no insert: two stores)
+          } else {
+            _mm256_storeu_pd(at + 4 * g, __m256d(v[g]));
+          }
+        });
+      });
+      T* out            = &Psi(first + b, 0);
+      std::size_t ahead = 0;  // values at the front of stage: a line's start, not yet stored
+      for (int u = 0; u < n; u += unit) {
+        T* const rows = stage + ahead;
+        for (int j = 0; j < P; j += unit) {
+          typename cpu_lanes::Register<T>::type r[unit];
+          cpu_lanes::transpose_from(values + std::size_t(j) * n + u, n, r);
+          T* const at = rows + j;
+          if (j + unit <= P) {
+            for (int k = 0; k < unit; ++k) cpu_lanes::store(at + std::size_t(k) * P, r[k], false);
+          } else {
+            for (int k = 0; k < unit; ++k) cpu_lanes::store_first(at + std::size_t(k) * P, r[k], P - j);
+          }
+        }
+        const std::size_t made = ahead + std::size_t(unit) * P;
+        const std::size_t done = u + unit < n ? made / line * line : made;  // whole lines
+        copy_out(out, stage, done, stream);
+        out += done;
+        ahead = made - done;
+        for (std::size_t i = 0; i < ahead; ++i) stage[i] = stage[done + i];
+      }
     }
     for (; b < count; ++b) {  // the last samples, one at a time
       const S base = tables.base_of(table, b);
@@ -1135,10 +1225,16 @@ struct ProductBasisFunctor {
     const auto& data         = tables.data;
     if constexpr (!gradient && Tables::one_thread) {
 #ifdef RECUR_IMPL_CPU_LANES
-      if constexpr (may_walk && std::is_same_v<S, double>) {
+      if constexpr (std::is_same_v<S, double>) {
         if (tables.walks) {
-          host_walk_block(table, program, first, count);
-          return;
+          if (host_walks_rows(Psi, P)) {
+            host_walk_rows(team, table, program, first, count);
+            return;
+          }
+          if constexpr (may_walk) {
+            host_walk_block(table, program, first, count);
+            return;
+          }
         }
       }
 #endif
@@ -1312,7 +1408,7 @@ template <class S, class ExecSpace, class W, class XView, class Make>
 void run_product_kernel(const ExecSpace& space, const std::string& label,
                         const ProductBasisData<W, typename ExecSpace::memory_space>& data, S base,
                         const XView& X, int P, int tables_per_team, bool walks, int lanes,
-                        bool columns, const Make& make) {
+                        bool columns, const Make& make, std::size_t host_scratch = 0) {
   using Tables = ProductTables<S, W, ExecSpace, XView>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const std::int64_t M = std::int64_t(X.extent(0));
@@ -1348,6 +1444,7 @@ void run_product_kernel(const ExecSpace& space, const std::string& label,
     bytes += Tables::ScratchView::shmem_size(std::size_t(tables.block + Tables::row_pad) *
                                              std::size_t(P)) +
              sizeof(double) * std::size_t(Tables::row_run) * std::size_t(P) + 64;
+  if (host) bytes += host_scratch;
   Kokkos::parallel_for(label,
                        Policy(space, int(blocks), team)
                            .set_scratch_size(tables.level, Kokkos::PerTeam(bytes)),
