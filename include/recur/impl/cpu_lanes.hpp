@@ -39,6 +39,7 @@
 #endif
 
 #include <cstddef>
+#include <cstring>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -151,6 +152,29 @@ struct VecOf<float> {
 };
 template <class W>
 using Vec = typename VecOf<W>::type;
+// Vectors of `width` doubles: 4 (Vec<double>) or, where the build has
+// AVX-512, 8 (one 512-bit register).
+template <int width>
+struct DoublesOf {
+  using type = Vec<double>;
+};
+#ifdef __AVX512F__
+template <>
+struct DoublesOf<8> {
+  typedef double type __attribute__((vector_size(64)));
+};
+inline constexpr int wide_doubles = 8;
+#else
+inline constexpr int wide_doubles = 4;
+#endif
+template <int width>
+using Doubles = typename DoublesOf<width>::type;
+template <int width>
+RECUR_LANES_INLINE inline Doubles<width> load_doubles(const double* p) {
+  Doubles<width> v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
 
 // The numbers of a vector's lanes: one vector for float and double, a
 // vector of leading and one of trailing parts for double-double.
@@ -322,6 +346,15 @@ inline void put(double* p, Vec<double> a, Vec<double> b, bool stream) {
   store(p, __m256d(a), stream);
   store(p + 4, __m256d(b), stream);
 }
+#ifdef __AVX512F__
+// Eight doubles (one 512-bit vector) as T: one conversion to float, one
+// 32-byte store; or one 64-byte store of double (p aligned to 32 or 64
+// bytes where `stream`).
+inline void put(float* p, Doubles<8> v, bool stream) { store(p, _mm512_cvtpd_ps(__m512d(v)), stream); }
+inline void put(double* p, Doubles<8> v, bool stream) {
+  stream ? _mm512_stream_pd(p, __m512d(v)) : _mm512_storeu_pd(p, __m512d(v));
+}
+#endif
 inline void put(float* p, Vec<float> a, Vec<float> b, bool stream) {
   store(p, __m256(a), stream);
   store(p + 8, __m256(b), stream);

@@ -19,11 +19,16 @@
 //    in the order of Psi's memory so that the stores coalesce: for
 //    LayoutRight a thread a function, its factors' offsets decoded once
 //    (ProductBasisFunctor::rows_block).
-//  - CPUs (a team is one thread): every function's values of the block, each
+//  - CPUs (a team is one thread): the tables in the lanes' vectors
+//    (ProductTables::lane_rows), then, where the tables are double and the
+//    basis has a program, the walk, 32 samples at a time in vectors
+//    (ProductTables::host_walk): columns stored as each function's values
+//    are made (ProductBasisFunctor::host_walk_block), rows turned in
+//    registers a vector of rows at a time through an L1 buffer
+//    (host_walk_rows); elsewhere every function's values of the block, each
 //    from its parent's with one multiply (ProductTables::product), in runs
-//    over the samples that vectorize; columns stored from them, rows through
-//    a staging buffer, streamed for large outputs
-//    (ProductBasisFunctor::host_block).
+//    over the samples that vectorize (host_block). Streamed for large
+//    outputs.
 
 #include <recur/families.hpp>
 #include <recur/impl/checks.hpp>
@@ -415,8 +420,9 @@ struct ProductTables {
           constant<W>(1.0), {}, data.large(k) != 0, data.zero_b(k) != 0};
       S* const column = &table(std::size_t(t0) * pitch());
       if constexpr (one_thread && !gradient && !std::is_same_v<W, float>) {
-        // A CPU thread: the block's steps side by side (plain_rows).
-        plain_rows(kernel, i0, k, samples, column, n);
+        // A CPU thread: the block's steps side by side (lane_rows,
+        // plain_rows).
+        lane_rows(kernel, i0, k, samples, column, n);
         for (int b = 0; b < samples; ++b) table(base_row + b) *= column[b];
         continue;
       }
@@ -517,6 +523,82 @@ struct ProductTables {
     }
     for (int b = 0; b < samples; ++b)
       if (!plain[b]) kernel.fill(x[b], Slice<S>(out + b, pitch(), terms));
+  }
+  // plain_rows' table in the CPU lanes' vectors (cpu_lanes::LaneSet: the
+  // same steps, the same bits), G vectors of samples at a time, the states
+  // in registers through the terms: only the table's values are stored
+  // (plain_rows keeps its states in memory, three stores a step). Where a
+  // lane passes Range<W>::limit or x needs checks, kernel.fill again, as
+  // plain_rows does; the last samples by plain_rows.
+  template <class Kernel>
+  KOKKOS_FUNCTION void lane_rows(const Kernel& kernel, std::int64_t i0, int k, int samples, S* out,
+                                 int terms) const {
+    int b = 0;
+#ifdef RECUR_IMPL_CPU_LANES
+    if constexpr (is_lane_scan<Kernel>::value && std::is_same_v<S, double>) {
+      constexpr int G    = std::is_same_v<W, DoubleDouble> ? 4 : 8;
+      using Set          = cpu_lanes::LaneSet<Kernel, G>;
+      using V            = cpu_lanes::Vec<double>;
+      constexpr int L    = Set::L, n = G * L;
+      const bool small_a = cpu_lanes::small_steps(kernel, terms);
+      const double first = to_double(kernel.initial);
+      const V limit      = cpu_lanes::splat(double(Range<W>::limit));
+      const V unchecked  = cpu_lanes::splat(double(Range<W>::unchecked_x));
+      const V sign       = cpu_lanes::splat(-0.0);
+      using Mask         = decltype(limit < limit);
+      // x of L samples from p, `stride` apart (X's values, float or double).
+      const auto* const xs       = &X(i0, k);
+      const std::ptrdiff_t stride = samples > 1 ? &X(i0 + 1, k) - xs : 1;
+      for (; b + n <= samples; b += n) {
+        Set set;
+        // The lanes' start (kernel.start's p_0 and 0, ev = 0 unused): a lane
+        // out of the domain (|x| > 2^256) or NaN is filled again below.
+        cpu_lanes::each<G>([&](auto g) RECUR_LANES_INLINE {
+          const auto* p = xs + (b + L * g) * stride;
+          set.x[g]      = V(_mm256_set_pd(double(p[3 * stride]), double(p[2 * stride]), double(p[stride]),
+                                          double(p[0])));
+          set.a0[g]     = cpu_lanes::splat_number(kernel.initial);
+          set.a1[g]     = cpu_lanes::splat_number(W{});
+        });
+        for (int s = 0; s < n; ++s) out[b + s] = first;
+        Mask fine[G];  // lanes that stayed within the limit, x needing no checks
+        cpu_lanes::each<G>([&](auto g) RECUR_LANES_INLINE {
+          const V ax = V(_mm256_andnot_pd(__m256d(sign), __m256d(set.x[g])));
+          fine[g]    = ax <= unchecked;  // (false for NaN)
+        });
+        const auto steps = [&](auto exact) RECUR_LANES_INLINE {
+          for (int t = 1; t < terms; ++t) {
+            set.template advance<decltype(exact)::value>(kernel, t);
+            S* const row = out + std::size_t(t) * pitch() + b;
+            cpu_lanes::each<G>([&](auto g) RECUR_LANES_INLINE {
+              const V v = cpu_lanes::leading(set.a0[g]);
+              _mm256_storeu_pd(row + L * g, __m256d(v));
+              fine[g] = fine[g] & (v <= limit) & (v >= -limit);  // (false for NaN)
+            });
+          }
+        };
+        if (set.zero_rule(kernel, small_a)) {
+          steps(std::true_type{});
+        } else {
+          steps(std::false_type{});
+        }
+        bool all = !kernel.large_coefficients;
+        cpu_lanes::each<G>([&](auto g) RECUR_LANES_INLINE {
+          all = all && _mm256_movemask_pd(_mm256_castsi256_pd(__m256i(fine[g]))) == (1 << L) - 1;
+        });
+        if (!all) {
+          alignas(32) long long ok[n];
+          cpu_lanes::each<G>([&](auto g) RECUR_LANES_INLINE {
+            _mm256_store_si256(reinterpret_cast<__m256i*>(ok + L * g), __m256i(fine[g]));
+          });
+          for (int s = 0; s < n; ++s)
+            if (ok[s] == 0 || kernel.large_coefficients)
+              kernel.fill(double(X(i0 + b + s, k)), Slice<S>(out + b + s, pitch(), terms));
+        }
+      }
+    }
+#endif
+    if (b < samples) plain_rows(kernel, i0 + b, k, samples - b, out + b, terms);
   }
   // A GPU thread's L samples (1 or 2; and a CPU's one in W = float): the
   // table of sample l, columns[l][n * pitch()] = p_n, by plain_rows' steps
@@ -725,41 +807,43 @@ struct ProductTables {
     }
   }
 
-  // The samples a CPU walk makes at once (host_walk), in vectors of 4 doubles.
-  static constexpr int host_walk_vectors = 8;
-  static constexpr int host_walk_samples = 4 * host_walk_vectors;
+  // The samples a CPU walk makes at once (host_walk).
+  static constexpr int host_walk_samples = 32;
 #ifdef RECUR_IMPL_CPU_LANES
   // The walk on a CPU, for double tables: host_walk_samples samples b, b +
-  // 1, ... in host_walk_vectors vectors of 4 doubles, visit(j + 1, v) for
-  // every function j in the program's order (the root first), v its values
-  // (each its parent's times one table entry: the same products, in the
-  // same order, as walk's, the chain's and the recipes'), the path's values
-  // held in registers.
-  using Lane4 = cpu_lanes::Vec<double>;
-  template <class Visit>
+  // 1, ... in vectors of `width` doubles (4, or 8 where the build has
+  // AVX-512), visit(j + 1, v) for every function j in the program's order
+  // (the root first), v its values (each its parent's times one table
+  // entry: the same products, in the same order, as walk's, the chain's
+  // and the recipes'), the path's values held in registers.
+  template <int width, class Visit>
   RECUR_LANES_INLINE void host_walk(const std::uint64_t* program, const ScratchView& table, int b,
                                     const Visit& visit) const {
+    constexpr int vectors = host_walk_samples / width;
+    using Lane            = cpu_lanes::Doubles<width>;
     const std::ptrdiff_t gap = pitch();
     const double* column     = table.data() + b;
-    Lane4 base[host_walk_vectors];
+    Lane base[vectors];
     const double* const bases = column + std::ptrdiff_t(data.terms) * gap;
-    cpu_lanes::each<host_walk_vectors>(
-        [&](auto g) RECUR_LANES_INLINE { base[g] = Lane4(_mm256_loadu_pd(bases + 4 * g)); });
+    cpu_lanes::each<vectors>(
+        [&](auto g) RECUR_LANES_INLINE { base[g] = cpu_lanes::load_doubles<width>(bases + width * g); });
     if (data.root_column >= 0) visit(std::uint32_t(data.root_column + 1), base);
     std::int64_t q = 0;
     host_walk_level<0>(program, q, std::uint32_t(data.roots), base, column, gap, visit);
   }
-  template <int level, class Visit>
+  template <int level, class Lane, int vectors, class Visit>
   RECUR_LANES_INLINE void host_walk_level(const std::uint64_t* program, std::int64_t& q,
-                                          std::uint32_t count, const Lane4 (&parent)[host_walk_vectors],
+                                          std::uint32_t count, const Lane (&parent)[vectors],
                                           const double* column, std::ptrdiff_t gap,
                                           const Visit& visit) const {
+    constexpr int width = host_walk_samples / vectors;
     for (; count != 0; --count) {
       const std::uint64_t step = program[q++];
       const double* t          = column + std::ptrdiff_t(step & 0xffffu) * gap;
-      Lane4 v[host_walk_vectors];
-      cpu_lanes::each<host_walk_vectors>(
-          [&](auto g) RECUR_LANES_INLINE { v[g] = parent[g] * Lane4(_mm256_loadu_pd(t + 4 * g)); });
+      Lane v[vectors];
+      cpu_lanes::each<vectors>([&](auto g) RECUR_LANES_INLINE {
+        v[g] = parent[g] * cpu_lanes::load_doubles<width>(t + width * g);
+      });
       const std::uint32_t function = std::uint32_t(step >> 32);  // j + 1, or 0
       if (function != 0) visit(function, v);
       if constexpr (level + 1 < ProductStructure::max_depth)
@@ -995,16 +1079,22 @@ struct ProductBasisFunctor {
   void host_walk_block(const typename Tables::ScratchView& table, const std::uint64_t* program,
                        std::int64_t first, int count) const {
     constexpr int n         = Tables::host_walk_samples;
+    constexpr int width     = cpu_lanes::wide_doubles;
     const std::ptrdiff_t ld = std::ptrdiff_t(Psi.stride_1());
     const bool stream       = streams(Psi, n) && first * std::int64_t(sizeof(T)) % 64 == 0;
     int b = 0;
     for (; b + n <= count; b += n) {
       T* const out = &Psi(first + b, 0);
-      tables.host_walk(program, table, b, [&](std::uint32_t function, const auto& v) RECUR_LANES_INLINE {
+      tables.template host_walk<width>(program, table, b, [&](std::uint32_t function, const auto& v)
+                                                     RECUR_LANES_INLINE {
         T* const at = out + std::ptrdiff_t(function - 1) * ld;
-        cpu_lanes::each<Tables::host_walk_vectors / 2>([&](auto h) RECUR_LANES_INLINE {
-          cpu_lanes::put(at + 8 * h, v[2 * h], v[2 * h + 1], stream);  // 8 values a pair
-        });
+        if constexpr (width == 8) {
+          cpu_lanes::each<n / 8>([&](auto g) RECUR_LANES_INLINE { cpu_lanes::put(at + 8 * g, v[g], stream); });
+        } else {
+          cpu_lanes::each<n / 8>([&](auto h) RECUR_LANES_INLINE {
+            cpu_lanes::put(at + 8 * h, v[2 * h], v[2 * h + 1], stream);  // 8 values a pair
+          });
+        }
       });
     }
     for (; b < count; ++b) {  // the last samples, one at a time
@@ -1024,10 +1114,11 @@ struct ProductBasisFunctor {
   // (a group is whole lines, aligned where Psi is). The chain (host_block)
   // made the same values in a buffer of the whole block, beyond the L1
   // cache, and turned them 4 x 4 doubles at a time (docs/multivariate.md,
-  // "CPU, 2026-12-05").
+  // "CPU, 2026-12-04, late").
   void host_walk_rows(const typename Tables::team_member& team, const typename Tables::ScratchView& table,
                       const std::uint64_t* program, std::int64_t first, int count) const {
     constexpr int n     = Tables::host_walk_samples;
+    constexpr int width = cpu_lanes::wide_doubles;
     constexpr int line  = 64 / sizeof(T);
     const int P         = this->P;  // (a local: the stores below may not change it)
     const int functions = (P + unit - 1) / unit * unit;
@@ -1040,10 +1131,13 @@ struct ProductBasisFunctor {
       for (int b = 0; b < n; ++b) values[std::size_t(j) * n + b] = T(0);
     int b = 0;
     for (; b + n <= count; b += n) {
-      tables.host_walk(program, table, b, [&](std::uint32_t function, const auto& v) RECUR_LANES_INLINE {
+      tables.template host_walk<width>(program, table, b, [&](std::uint32_t function, const auto& v)
+                                                     RECUR_LANES_INLINE {
         T* const at = values + std::ptrdiff_t(function - 1) * n;
-        cpu_lanes::each<Tables::host_walk_vectors>([&](auto g) RECUR_LANES_INLINE {
-          if constexpr (std::is_same_v<T, float>) {
+        cpu_lanes::each<n / width>([&](auto g) RECUR_LANES_INLINE {
+          if constexpr (width == 8) {
+            cpu_lanes::put(at + 8 * g, v[g], false);
+          } else if constexpr (std::is_same_v<T, float>) {
             _mm_storeu_ps(at + 4 * g, _mm256_cvtpd_ps(__m256d(v[g])));  // (no insert: two stores)
           } else {
             _mm256_storeu_pd(at + 4 * g, __m256d(v[g]));
@@ -1321,12 +1415,13 @@ struct ProductSeriesFunctor {
   // Psi; docs/multivariate.md, "CPU, 2026-12-04, evening".)
   void host_walk_sums(const typename Tables::ScratchView& table, const std::uint64_t* program,
                       std::int64_t first, int count) const {
-    constexpr int n = Tables::host_walk_samples, G = Tables::host_walk_vectors;
+    constexpr int n = Tables::host_walk_samples, G = n / 4;
     int b = 0;
     for (; b + n <= count; b += n) {
       for (int k = 0; k < K; ++k) {
         cpu_lanes::Vec<double> sum[G] = {};
-        tables.host_walk(program, table, b, [&](std::uint32_t function, const auto& v) RECUR_LANES_INLINE {
+        tables.template host_walk<4>(program, table, b, [&](std::uint32_t function, const auto& v)
+                                                 RECUR_LANES_INLINE {
           const auto c = cpu_lanes::splat(double(S(entry(C, int(function - 1), k))));
           cpu_lanes::each<G>([&](auto g) RECUR_LANES_INLINE { sum[g] = cpu_lanes::fused(v[g], c, sum[g]); });
         });
