@@ -1,7 +1,8 @@
 // A/B of recur::evaluate for a product basis on CPUs between two trees:
 // HermiteENormalized in d = 5 dimensions, total degree 4 (P = 126), M = 2^20
 // samples in [-3, 3], Psi in LayoutLeft and LayoutRight, and the tables alone
-// (the d functions p_4(xi_k)); float and double; fastest of 12 calls, ms.
+// (the d functions p_4(xi_k)), and the series of one expansion (K = 1); float
+// and double; fastest of 12 calls, ms.
 // Build it once against each tree's headers and run the builds alternately:
 //
 //   K=$Kokkos_ROOT; for t in old new; do g++ -O3 -DNDEBUG -fopenmp -march=native
@@ -57,8 +58,11 @@ void run() {
   const double tl = best([&] { recur::evaluate(Space(), basis, X, L); });
   const double tr = best([&] { recur::evaluate(Space(), basis, X, R); });
   const double tt = best([&] { recur::evaluate(Space(), tables, X, Td); });
-  std::printf("%s LL %.2f LR %.2f tables %.2f ms | ", sizeof(T) == 4 ? "float" : "double", tl, tr,
-              tt);
+  Kokkos::View<T**, Kokkos::LayoutLeft, Space> C("C", basis.size(), 1), Y("Y", M, 1);
+  Kokkos::deep_copy(C, T(0.5));
+  const double ts = best([&] { recur::series(Space(), basis, C, X, Y); });
+  std::printf("%s LL %.2f LR %.2f tables %.2f series %.2f ms | ", sizeof(T) == 4 ? "float" : "double",
+              tl, tr, tt, ts);
 }
 
 int main(int argc, char** argv) {

@@ -263,7 +263,9 @@ void evaluate_product(const ExecSpace& space, const ProductBasis& basis, const X
   using Tables  = ProductTables<S, W, ExecSpace, XView>;
   using Functor = ProductBasisFunctor<S, W, ExecSpace, XView, PsiView, DView>;
   const bool samples_fastest = Psi.stride_0() < Psi.stride_1() || Psi.extent(1) == 1;
-  // On CPUs rows one after the other walk too (Functor::host_walk_rows).
+  // The walk: where Psi's columns are contiguous (on GPUs two samples a
+  // thread), and on CPUs where its rows are one after the other
+  // (Functor::host_walk_rows).
   const bool host_rows = Functor::host_walks_rows(Psi, basis.size());
   const bool walks     = (Functor::may_walk && samples_fastest) || host_rows;
   run_product_kernel<S>(space,
@@ -271,8 +273,6 @@ void evaluate_product(const ExecSpace& space, const ProductBasis& basis, const X
                             (Functor::gradient ? ",gradient" : "") +
                             (std::is_same_v<Precision, Fast> ? ",Fast]" : "]"),
                         prepared.first, S(prepared.second), X, basis.size(), Functor::gradient ? 2 : 1,
-                        // The walk: values, where Psi's columns are contiguous;
-                        // on GPUs two samples a thread.
                         walks, 2, walks,
                         [&](const Tables& tables) {
                           return Functor{tables, Psi, dPsi, basis.size(), samples_fastest};

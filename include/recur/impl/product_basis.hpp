@@ -666,17 +666,17 @@ struct ProductTables {
   static constexpr int row_run    = 32;
   static constexpr int row_pad    = 4;
 
-  // The host's samples a team: up to 512, where their P values stay within
-  // 512 KiB (half a core's L2 cache here), at least 8; where the values are
-  // stored as columns (`columns`), within 64 KiB, at least 64: each value is
-  // its parent's times a table entry, and that chain ran 15 % faster in
-  // float when its values stayed near the L1 cache (M = 2^20, d = 5, p = 4,
-  // Intel Xeon VM: 34.8-34.9 against 39.7-40.9 ms; double 52.8-54.2 against
-  // 55.0-56.5; rows were slower so, 61 against 56 ms).
-  static int host_samples(int P, bool columns) {
-    const int fit = int((std::int64_t(1) << (columns ? 13 : 16)) / std::max(P, 1)) / (columns ? 32 : 8) *
-                    (columns ? 32 : 8);
-    return std::max(columns ? 64 : 8, std::min(host_block, fit));
+  // The host's samples a team: for the chain (host_block), up to 512, where
+  // their P values stay within 512 KiB (half a core's L2 cache here), at
+  // least 8; where the thread walks (`walks`), a multiple of the walk's 32
+  // samples, at least 64, P x B within 16 Ki: 128 samples at P = 126, whose
+  // tables (27 x 128 doubles at d = 5, p = 4) stay in the L1 cache (float
+  // Psi LayoutLeft 17.7-18.2 ms against 18.7-19.4 with 64 samples, M = 2^20,
+  // Intel Xeon VM; double alike).
+  static int host_samples(int P, bool walks) {
+    const int fit = walks ? int((std::int64_t(1) << 14) / std::max(P, 1)) / 32 * 32
+                          : int((std::int64_t(1) << 16) / std::max(P, 1)) / 8 * 8;
+    return std::max(walks ? 64 : 8, std::min(host_block, fit));
   }
   KOKKOS_FUNCTION ScratchView allocate_products(const team_member& team, int P, int width) const {
     return ScratchView(team.team_scratch(level), std::size_t(width) * std::size_t(P));
@@ -1496,20 +1496,21 @@ struct ProductSeriesFunctor {
 // `lanes` is 2 and the kernel walks (two samples a thread); one thread a
 // team on CPUs (Tables::host_samples samples, and their P values each).
 // `walks`: whether Functor walks the basis' program where it has one;
-// `columns`: whether it stores the values as Psi's contiguous columns, or
-// on CPUs sums them by the walk without storing them (series from double
-// tables): the smaller blocks, whose tables stay in the L1 cache.
+// `host_walks`: whether a CPU thread walks (Psi's columns or rows, or the
+// sums of series, from double tables): the smaller blocks, whose tables
+// stay in the L1 cache; `host_scratch`: what a CPU team needs past the
+// tables (ProductBasisFunctor::rows_scratch).
 template <class S, class ExecSpace, class W, class XView, class Make>
 void run_product_kernel(const ExecSpace& space, const std::string& label,
                         const ProductBasisData<W, typename ExecSpace::memory_space>& data, S base,
                         const XView& X, int P, int tables_per_team, bool walks, int lanes,
-                        bool columns, const Make& make, std::size_t host_scratch = 0) {
+                        bool host_walks, const Make& make, std::size_t host_scratch = 0) {
   using Tables = ProductTables<S, W, ExecSpace, XView>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const std::int64_t M = std::int64_t(X.extent(0));
   const bool host =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  Tables tables{data, X, base, int(X.extent(1)), host ? Tables::host_samples(P, columns) : 128, 0};
+  Tables tables{data, X, base, int(X.extent(1)), host ? Tables::host_samples(P, host_walks) : 128, 0};
   tables.walks = walks && data.walkable;
   int team = 1;
   std::size_t extra = 0;  // scratch past the tables: the program
