@@ -12,8 +12,8 @@
 //   for i in 1 2 3 4; do for t in old new; do
 //     OMP_NUM_THREADS=2 OMP_PROC_BIND=false ./basis_ab_$t; done; done
 //
-// (docs/multivariate.md, "CPU, 2026-12-04".) No ceiling is measured here:
-// recur_perf's basis entries give the fractions.
+// (docs/multivariate.md, "CPU, 2026-12-04" and "CPU, 2026-12-04, late".) No
+// ceiling is measured here: recur_perf's basis entries give the fractions.
 #include <recur/recur.hpp>
 
 #include <Kokkos_Core.hpp>
