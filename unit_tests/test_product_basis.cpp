@@ -394,15 +394,15 @@ void expect_large_equals_chunks() {
 // the same order, the same bits. P odd (a row is not whole 32-byte pieces),
 // fewer functions than a vector holds, M not a multiple of 32, and outputs
 // large enough to be streamed.
-template <class Space, class T>
+template <class Space, class T, class Precision = recur::Accurate>
 void expect_columns_equal_rows(const recur::MultiIndexSet& set, int M) {
   const recur::ProductBasis basis(recur::HermiteENormalized{}, set);
   const int P = basis.size(), d = set.dimension();
   const auto X = sample_view<Space>(M, d, 79);
   Kokkos::View<T**, Kokkos::LayoutLeft, Space> columns("columns", M, P);
   Kokkos::View<T**, Kokkos::LayoutRight, Space> rows("rows", M, P);
-  recur::evaluate(Space{}, basis, X, columns);
-  recur::evaluate(Space{}, basis, X, rows);
+  recur::evaluate(Space{}, basis, X, columns, Precision{});
+  recur::evaluate(Space{}, basis, X, rows, Precision{});
   const auto c = to_host(columns);
   const auto r = to_host(rows);
   int differences = 0;
@@ -410,6 +410,30 @@ void expect_columns_equal_rows(const recur::MultiIndexSet& set, int M) {
     for (int j = 0; j < P; ++j) differences += std::memcmp(&c(i, j), &r(i, j), sizeof(T)) != 0;
   EXPECT_EQ(differences, 0) << (std::is_same_v<T, float> ? "float" : "double") << ", P = " << P
                             << ", M = " << M;
+}
+
+// Columns whose samples are apart in memory (LayoutStride, every other
+// element): the values of contiguous columns, bit for bit, and nothing
+// written between them.
+template <class Space, class T, class Precision>
+void expect_strided_columns_equal_contiguous() {
+  const recur::ProductBasis basis(recur::HermiteENormalized{}, recur::MultiIndexSet::total_degree(5, 4));
+  const int M = 1003, P = basis.size();
+  const auto X = sample_view<Space>(M, 5, 81);
+  Kokkos::View<T**, Kokkos::LayoutLeft, Space> columns("columns", M, P);
+  Kokkos::View<T*, Space> buffer("buffer", 2 * std::size_t(M) * P);
+  Kokkos::View<T**, Kokkos::LayoutStride, Space> apart(buffer.data(), Kokkos::LayoutStride(M, 2, P, 2 * M));
+  recur::evaluate(Space{}, basis, X, columns, Precision{});
+  recur::evaluate(Space{}, basis, X, apart, Precision{});
+  const auto c = to_host(columns);
+  const auto b = to_host(buffer);
+  int differences = 0;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < P; ++j) {
+      const std::size_t at = 2 * std::size_t(i) + 2 * std::size_t(M) * j;
+      differences += std::memcmp(&c(i, j), &b(at), sizeof(T)) != 0 || b(at + 1) != 0;
+    }
+  EXPECT_EQ(differences, 0) << (std::is_same_v<T, float> ? "float" : "double");
 }
 
 TYPED_TEST(ProductBasis, LargeOutputsGiveTheNumbersOfSmallOnes) {
@@ -424,7 +448,13 @@ TYPED_TEST(ProductBasis, LargeOutputsGiveTheNumbersOfSmallOnes) {
                                std::pair{recur::MultiIndexSet::total_degree(2, 1), 77}}) {
     expect_columns_equal_rows<S, float>(set, M);
     expect_columns_equal_rows<S, double>(set, M);
+    expect_columns_equal_rows<S, float, recur::Fast>(set, M);
+    expect_columns_equal_rows<S, double, recur::Fast>(set, M);
   }
+  expect_strided_columns_equal_contiguous<S, float, recur::Accurate>();
+  expect_strided_columns_equal_contiguous<S, double, recur::Accurate>();
+  expect_strided_columns_equal_contiguous<S, float, recur::Fast>();
+  expect_strided_columns_equal_contiguous<S, double, recur::Fast>();
   // Rows apart in memory (every other row of a wider View).
   const recur::ProductBasis basis(recur::LegendreNormalized{}, recur::MultiIndexSet::total_degree(5, 4));
   const int M = 20001, P = basis.size();

@@ -169,9 +169,21 @@ inline constexpr int wide_doubles = 4;
 #endif
 template <int width>
 using Doubles = typename DoublesOf<width>::type;
+// The vectors of a walk over tables of S: `width` doubles, or 8 floats.
+template <class S, int width>
+struct WalkLaneOf {
+  using type = Doubles<width>;
+};
 template <int width>
-RECUR_LANES_INLINE inline Doubles<width> load_doubles(const double* p) {
-  Doubles<width> v;
+struct WalkLaneOf<float, width> {
+  using type = Vec<float>;
+};
+template <class S, int width>
+using WalkLane = typename WalkLaneOf<S, width>::type;
+// A vector of Lane from p (unaligned).
+template <class Lane, class S>
+RECUR_LANES_INLINE inline Lane load_lanes(const S* p) {
+  Lane v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }

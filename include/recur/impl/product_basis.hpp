@@ -419,12 +419,17 @@ struct ProductTables {
               data.coefficients.data() + data.step_offset(k), std::size_t(n > 1 ? n - 1 : 0)),
           constant<W>(1.0), {}, data.large(k) != 0, data.zero_b(k) != 0};
       S* const column = &table(std::size_t(t0) * pitch());
-      if constexpr (one_thread && !gradient && !std::is_same_v<W, float>) {
-        // A CPU thread: the block's steps side by side (lane_rows,
-        // plain_rows).
-        lane_rows(kernel, i0, k, samples, column, n);
-        for (int b = 0; b < samples; ++b) table(base_row + b) *= column[b];
-        continue;
+      // A CPU thread: the block's steps side by side (lane_rows), the
+      // last samples by plain_rows, or in float by plain_columns (below).
+      int done = 0;
+      if constexpr (one_thread && !gradient) {
+        done = lane_rows(kernel, i0, k, samples, column, n);
+        if constexpr (!std::is_same_v<W, float>) {
+          if (done < samples) plain_rows(kernel, i0 + done, k, samples - done, column + done, n);
+          done = samples;
+        }
+        for (int b = 0; b < done; ++b) table(base_row + b) *= column[b];
+        if (done == samples) continue;
       }
       if (pairs) {
         const int half = samples / 2;
@@ -444,7 +449,7 @@ struct ProductTables {
         });
         continue;
       }
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, samples), [&](int b) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, done, samples), [&](int b) {
         const double x[1] = {double(X(i0 + b, k))};
         if constexpr (gradient) {
           kernel.fill(x[0], Slice<S>(column + b, pitch(), n),
@@ -529,42 +534,44 @@ struct ProductTables {
   // in registers through the terms: only the table's values are stored
   // (plain_rows keeps its states in memory, three stores a step). Where a
   // lane passes Range<W>::limit or x needs checks, kernel.fill again, as
-  // plain_rows does; the last samples by plain_rows.
+  // plain_rows does. Returns the samples done (whole groups; none where the
+  // lanes do not run); the caller does the rest.
   template <class Kernel>
-  KOKKOS_FUNCTION void lane_rows(const Kernel& kernel, std::int64_t i0, int k, int samples, S* out,
-                                 int terms) const {
+  KOKKOS_FUNCTION int lane_rows(const Kernel& kernel, std::int64_t i0, int k, int samples, S* out,
+                                int terms) const {
     int b = 0;
 #ifdef RECUR_IMPL_CPU_LANES
-    if constexpr (is_lane_scan<Kernel>::value && std::is_same_v<S, double>) {
-      constexpr int G    = std::is_same_v<W, DoubleDouble> ? 4 : 8;
+    if constexpr (is_lane_scan<Kernel>::value &&
+                  std::is_same_v<S, std::conditional_t<std::is_same_v<W, float>, float, double>>) {
+      // 32 samples in double and float (8 and 4 vectors), 16 in double-double.
+      constexpr int G    = std::is_same_v<W, DoubleDouble> || std::is_same_v<W, float> ? 4 : 8;
       using Set          = cpu_lanes::LaneSet<Kernel, G>;
-      using V            = cpu_lanes::Vec<double>;
+      using E            = typename Set::E;  // float or double: S
+      using V            = cpu_lanes::Vec<E>;
       constexpr int L    = Set::L, n = G * L;
       const bool small_a = cpu_lanes::small_steps(kernel, terms);
-      const double first = to_double(kernel.initial);
-      const V limit      = cpu_lanes::splat(double(Range<W>::limit));
-      const V unchecked  = cpu_lanes::splat(double(Range<W>::unchecked_x));
-      const V sign       = cpu_lanes::splat(-0.0);
+      const E first      = E(to_double(kernel.initial));
+      const V limit      = cpu_lanes::splat(E(Range<W>::limit));
+      const V unchecked  = cpu_lanes::splat(E(Range<W>::unchecked_x));
       using Mask         = decltype(limit < limit);
       // x of L samples from p, `stride` apart (X's values, float or double).
-      const auto* const xs       = &X(i0, k);
+      const auto* const xs        = &X(i0, k);
       const std::ptrdiff_t stride = samples > 1 ? &X(i0 + 1, k) - xs : 1;
       for (; b + n <= samples; b += n) {
         Set set;
-        // The lanes' start (kernel.start's p_0 and 0, ev = 0 unused): a lane
-        // out of the domain (|x| > 2^256) or NaN is filled again below.
+        // The lanes' start (kernel.start's p_0 and 0): a lane out of the
+        // domain (|x| > 2^256, or 2^64 in float) or NaN is filled again below.
         cpu_lanes::each<G>([&](auto g) RECUR_LANES_INLINE {
           const auto* p = xs + (b + L * g) * stride;
-          set.x[g]      = V(_mm256_set_pd(double(p[3 * stride]), double(p[2 * stride]), double(p[stride]),
-                                          double(p[0])));
+          set.x[g]      = cpu_lanes::lanes<E>([&](int l) { return E(double(p[l * stride])); });
           set.a0[g]     = cpu_lanes::splat_number(kernel.initial);
           set.a1[g]     = cpu_lanes::splat_number(W{});
+          set.ev[g]     = _mm256_setzero_si256();
         });
         for (int s = 0; s < n; ++s) out[b + s] = first;
         Mask fine[G];  // lanes that stayed within the limit, x needing no checks
         cpu_lanes::each<G>([&](auto g) RECUR_LANES_INLINE {
-          const V ax = V(_mm256_andnot_pd(__m256d(sign), __m256d(set.x[g])));
-          fine[g]    = ax <= unchecked;  // (false for NaN)
+          fine[g] = (set.x[g] <= unchecked) & (set.x[g] >= -unchecked);  // (false for NaN)
         });
         const auto steps = [&](auto exact) RECUR_LANES_INLINE {
           for (int t = 1; t < terms; ++t) {
@@ -572,7 +579,7 @@ struct ProductTables {
             S* const row = out + std::size_t(t) * pitch() + b;
             cpu_lanes::each<G>([&](auto g) RECUR_LANES_INLINE {
               const V v = cpu_lanes::leading(set.a0[g]);
-              _mm256_storeu_pd(row + L * g, __m256d(v));
+              cpu_lanes::store(row + L * g, v, false);
               fine[g] = fine[g] & (v <= limit) & (v >= -limit);  // (false for NaN)
             });
           }
@@ -584,10 +591,10 @@ struct ProductTables {
         }
         bool all = !kernel.large_coefficients;
         cpu_lanes::each<G>([&](auto g) RECUR_LANES_INLINE {
-          all = all && _mm256_movemask_pd(_mm256_castsi256_pd(__m256i(fine[g]))) == (1 << L) - 1;
+          all = all && _mm256_movemask_epi8(__m256i(fine[g])) == -1;
         });
         if (!all) {
-          alignas(32) long long ok[n];
+          alignas(32) std::conditional_t<std::is_same_v<E, float>, std::int32_t, std::int64_t> ok[n];
           cpu_lanes::each<G>([&](auto g) RECUR_LANES_INLINE {
             _mm256_store_si256(reinterpret_cast<__m256i*>(ok + L * g), __m256i(fine[g]));
           });
@@ -597,8 +604,10 @@ struct ProductTables {
         }
       }
     }
+#else
+    (void)kernel, (void)i0, (void)k, (void)samples, (void)out, (void)terms;
 #endif
-    if (b < samples) plain_rows(kernel, i0 + b, k, samples - b, out + b, terms);
+    return b;
   }
   // A GPU thread's L samples (1 or 2; and a CPU's one in W = float): the
   // table of sample l, columns[l][n * pitch()] = p_n, by plain_rows' steps
@@ -810,23 +819,24 @@ struct ProductTables {
   // The samples a CPU walk makes at once (host_walk).
   static constexpr int host_walk_samples = 32;
 #ifdef RECUR_IMPL_CPU_LANES
-  // The walk on a CPU, for double tables: host_walk_samples samples b, b +
-  // 1, ... in vectors of `width` doubles (4, or 8 where the build has
-  // AVX-512), visit(j + 1, v) for every function j in the program's order
-  // (the root first), v its values (each its parent's times one table
-  // entry: the same products, in the same order, as walk's, the chain's
-  // and the recipes'), the path's values held in registers.
+  // The walk on a CPU: host_walk_samples samples b, b + 1, ... in vectors
+  // (of `width` doubles, 4 or, where the build has AVX-512, 8; of 8 floats
+  // for float tables, width 8), visit(j + 1, v) for every function j in the
+  // program's order (the root first), v its values (each its parent's times
+  // one table entry: the same products, in the same order, as walk's, the
+  // chain's and the recipes'), the path's values held in registers.
   template <int width, class Visit>
   RECUR_LANES_INLINE void host_walk(const std::uint64_t* program, const ScratchView& table, int b,
                                     const Visit& visit) const {
     constexpr int vectors = host_walk_samples / width;
-    using Lane            = cpu_lanes::Doubles<width>;
+    using Lane            = cpu_lanes::WalkLane<S, width>;
+    static_assert(sizeof(Lane) == width * sizeof(S), "recur: a walk's vector is `width` tables' entries");
     const std::ptrdiff_t gap = pitch();
-    const double* column     = table.data() + b;
+    const S* column          = table.data() + b;
     Lane base[vectors];
-    const double* const bases = column + std::ptrdiff_t(data.terms) * gap;
+    const S* const bases = column + std::ptrdiff_t(data.terms) * gap;
     cpu_lanes::each<vectors>(
-        [&](auto g) RECUR_LANES_INLINE { base[g] = cpu_lanes::load_doubles<width>(bases + width * g); });
+        [&](auto g) RECUR_LANES_INLINE { base[g] = cpu_lanes::load_lanes<Lane>(bases + width * g); });
     if (data.root_column >= 0) visit(std::uint32_t(data.root_column + 1), base);
     std::int64_t q = 0;
     host_walk_level<0>(program, q, std::uint32_t(data.roots), base, column, gap, visit);
@@ -834,15 +844,15 @@ struct ProductTables {
   template <int level, class Lane, int vectors, class Visit>
   RECUR_LANES_INLINE void host_walk_level(const std::uint64_t* program, std::int64_t& q,
                                           std::uint32_t count, const Lane (&parent)[vectors],
-                                          const double* column, std::ptrdiff_t gap,
+                                          const S* column, std::ptrdiff_t gap,
                                           const Visit& visit) const {
     constexpr int width = host_walk_samples / vectors;
     for (; count != 0; --count) {
       const std::uint64_t step = program[q++];
-      const double* t          = column + std::ptrdiff_t(step & 0xffffu) * gap;
+      const S* t               = column + std::ptrdiff_t(step & 0xffffu) * gap;
       Lane v[vectors];
       cpu_lanes::each<vectors>([&](auto g) RECUR_LANES_INLINE {
-        v[g] = parent[g] * cpu_lanes::load_doubles<width>(t + width * g);
+        v[g] = parent[g] * cpu_lanes::load_lanes<Lane>(t + width * g);
       });
       const std::uint32_t function = std::uint32_t(step >> 32);  // j + 1, or 0
       if (function != 0) visit(function, v);
@@ -1048,7 +1058,7 @@ struct ProductBasisFunctor {
   // rows contiguous and one after the other, tables double, no gradient.
   static bool host_walks_rows(const PsiView& Psi, int P) {
 #ifdef RECUR_IMPL_CPU_LANES
-    if constexpr (Tables::one_thread && !gradient && std::is_same_v<S, double>) {
+    if constexpr (Tables::one_thread && !gradient) {
       return P > 1 && Psi.stride_1() == 1 &&
              (Psi.stride_0() == std::size_t(P) || Psi.extent(0) == 1);
     } else {
@@ -1079,7 +1089,7 @@ struct ProductBasisFunctor {
   void host_walk_block(const typename Tables::ScratchView& table, const std::uint64_t* program,
                        std::int64_t first, int count) const {
     constexpr int n         = Tables::host_walk_samples;
-    constexpr int width     = cpu_lanes::wide_doubles;
+    constexpr int width     = std::is_same_v<S, float> ? 8 : cpu_lanes::wide_doubles;
     const std::ptrdiff_t ld = std::ptrdiff_t(Psi.stride_1());
     const bool stream       = streams(Psi, n) && first * std::int64_t(sizeof(T)) % 64 == 0;
     int b = 0;
@@ -1088,7 +1098,9 @@ struct ProductBasisFunctor {
       tables.template host_walk<width>(program, table, b, [&](std::uint32_t function, const auto& v)
                                                      RECUR_LANES_INLINE {
         T* const at = out + std::ptrdiff_t(function - 1) * ld;
-        if constexpr (width == 8) {
+        if constexpr (std::is_same_v<S, float>) {  // (T float too)
+          cpu_lanes::each<n / 8>([&](auto g) RECUR_LANES_INLINE { cpu_lanes::store(at + 8 * g, v[g], stream); });
+        } else if constexpr (width == 8) {
           cpu_lanes::each<n / 8>([&](auto g) RECUR_LANES_INLINE { cpu_lanes::put(at + 8 * g, v[g], stream); });
         } else {
           cpu_lanes::each<n / 8>([&](auto h) RECUR_LANES_INLINE {
@@ -1118,7 +1130,7 @@ struct ProductBasisFunctor {
   void host_walk_rows(const typename Tables::team_member& team, const typename Tables::ScratchView& table,
                       const std::uint64_t* program, std::int64_t first, int count) const {
     constexpr int n     = Tables::host_walk_samples;
-    constexpr int width = cpu_lanes::wide_doubles;
+    constexpr int width = std::is_same_v<S, float> ? 8 : cpu_lanes::wide_doubles;
     constexpr int line  = 64 / sizeof(T);
     const int P         = this->P;  // (a local: the stores below may not change it)
     const int functions = (P + unit - 1) / unit * unit;
@@ -1135,7 +1147,9 @@ struct ProductBasisFunctor {
                                                      RECUR_LANES_INLINE {
         T* const at = values + std::ptrdiff_t(function - 1) * n;
         cpu_lanes::each<n / width>([&](auto g) RECUR_LANES_INLINE {
-          if constexpr (width == 8) {
+          if constexpr (std::is_same_v<S, float>) {  // (T float too)
+            cpu_lanes::store(at + 8 * g, v[g], false);
+          } else if constexpr (width == 8) {
             cpu_lanes::put(at + 8 * g, v[g], false);
           } else if constexpr (std::is_same_v<T, float>) {
             _mm_storeu_ps(at + 4 * g, _mm256_cvtpd_ps(__m256d(v[g])));  // (no insert: two stores)
@@ -1319,13 +1333,13 @@ struct ProductBasisFunctor {
     const auto& data         = tables.data;
     if constexpr (!gradient && Tables::one_thread) {
 #ifdef RECUR_IMPL_CPU_LANES
-      if constexpr (std::is_same_v<S, double>) {
-        if (tables.walks) {
-          if (host_walks_rows(Psi, P)) {
-            host_walk_rows(team, table, program, first, count);
-            return;
-          }
-          if constexpr (may_walk) {
+      if (tables.walks) {
+        if (host_walks_rows(Psi, P)) {
+          host_walk_rows(team, table, program, first, count);
+          return;
+        }
+        if constexpr (may_walk) {
+          if (Psi.stride_0() == 1 || Psi.extent(0) == 1) {  // columns contiguous
             host_walk_block(table, program, first, count);
             return;
           }
