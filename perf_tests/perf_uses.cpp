@@ -13,11 +13,12 @@
 // project/<space>/<T>/Legendre/n:n/K:k
 //   recur::project with the rule given (n nodes, N = n coefficients): GBps =
 //   the n x N basis matrix's bytes / time against a fill of them; GFLOPs.
-// basis/<space>/<T>/<LayoutLeft|LayoutRight>/log2M:m/d:d/p:p
+// basis/<space>/<T>/<LayoutLeft|LayoutRight>[-Fast]/log2M:m/d:d/p:p
 //   recur::evaluate of a product basis (HermiteENormalized in every
 //   dimension, total degree p: P = C(p + d, d) functions) at M samples
-//   (M x d, LayoutRight): GBps = (M P + M d) sizeof(T) / time (Psi written,
-//   X read), of_fill against the same-process fill rate of Psi's bytes.
+//   (M x d, LayoutRight), recur::Accurate or (-Fast) recur::Fast: GBps =
+//   (M P + M d) sizeof(T) / time (Psi written, X read), of_fill against the
+//   same-process fill rate of Psi's bytes.
 // basis-tables/<space>/<T>/log2M:m/d:d/p:p
 //   recur::evaluate of the d functions p_p(xi_k) alone (the set {p e_k}):
 //   the univariate tables of the basis entries at their depth, and a
@@ -92,7 +93,7 @@ void series(benchmark::State& state) {
   state.counters["GFLOPs"]  = 2.0 * double(M) * N * K / median / 1e9;
 }
 
-template <class Space, class T, class Layout>
+template <class Space, class T, class Layout, class Precision = recur::Accurate>
 void basis(benchmark::State& state) {
   const std::int64_t M = std::int64_t(1) << state.range(0);
   const int d = int(state.range(1)), p = int(state.range(2));
@@ -103,7 +104,7 @@ void basis(benchmark::State& state) {
   const Kokkos::View<T**, Kokkos::LayoutRight, Space> X(x.data(), M, d);
   Kokkos::View<T**, Layout, Space> Psi(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "Psi"),
                                        M, basis.size());
-  const double median = run(state, space, [&] { recur::evaluate(space, basis, X, Psi); });
+  const double median = run(state, space, [&] { recur::evaluate(space, basis, X, Psi, Precision{}); });
   // The bytes a call moves: Psi written, X read (as the 1-D entries count V and x).
   const double moved  = double(Psi.span() + X.span()) / double(Psi.span());
   const double gbs    = double(Psi.span() + X.span()) * sizeof(T) / median / 1e9;
@@ -225,7 +226,9 @@ void add_typed() {
   add("fit/" + space, fit<Space, T>)->ArgNames({"log2M", "N"})->Args({log2_m + 2, 32});
   const std::string product = std::string("basis/") + Space::name() + "/" + type_name<T>() + "/";
   for (auto* b : {add(product + "LayoutLeft", basis<Space, T, Kokkos::LayoutLeft>),
-                  add(product + "LayoutRight", basis<Space, T, Kokkos::LayoutRight>)})
+                  add(product + "LayoutRight", basis<Space, T, Kokkos::LayoutRight>),
+                  add(product + "LayoutLeft-Fast", basis<Space, T, Kokkos::LayoutLeft, recur::Fast>),
+                  add(product + "LayoutRight-Fast", basis<Space, T, Kokkos::LayoutRight, recur::Fast>)})
     b->ArgNames({"log2M", "d", "p"})->Args({on_device<Space>() ? 22 : 20, 5, 4});
   add("basis-tables/" + std::string(Space::name()) + "/" + type_name<T>(), basis_tables<Space, T>)
       ->ArgNames({"log2M", "d", "p"})
