@@ -39,8 +39,8 @@
 #endif
 
 #include <cstddef>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 

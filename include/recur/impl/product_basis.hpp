@@ -1055,7 +1055,7 @@ struct ProductBasisFunctor {
   }
 
   // Whether a CPU thread's block walks for rows (host_walk_rows): Psi's
-  // rows contiguous and one after the other, tables double, no gradient.
+  // rows contiguous and one after the other, no gradient.
   static bool host_walks_rows(const PsiView& Psi, int P) {
 #ifdef RECUR_IMPL_CPU_LANES
     if constexpr (Tables::one_thread && !gradient) {
@@ -1079,13 +1079,12 @@ struct ProductBasisFunctor {
   }
 #ifdef RECUR_IMPL_CPU_LANES
   // A CPU thread's block by the walk (ProductTables::host_walk), where Psi's
-  // columns are contiguous and the tables double: each function's 32
-  // values stored to its column where they are made, 128 bytes of float or
-  // 256 of double, whole lines, non-temporal where Psi is large and they
-  // are aligned. The chain (host_block) wrote every value to a scratch
-  // buffer first and read it back: plain stores beside the streamed ones,
-  // which this CPU takes slowly (docs/multivariate.md, "CPU, 2026-12-04,
-  // evening").
+  // columns are contiguous: each function's 32 values stored to its column
+  // where they are made, 128 bytes of float or 256 of double, whole lines,
+  // non-temporal where Psi is large and they are aligned. The chain
+  // (host_block) wrote every value to a scratch buffer first and read it
+  // back: plain stores beside the streamed ones, which this CPU takes
+  // slowly (docs/multivariate.md, "CPU, 2026-12-04, evening").
   void host_walk_block(const typename Tables::ScratchView& table, const std::uint64_t* program,
                        std::int64_t first, int count) const {
     constexpr int n         = Tables::host_walk_samples;
