@@ -367,6 +367,7 @@ inline void put(double* p, Doubles<8> v, bool stream) {
   stream ? _mm512_stream_pd(p, __m512d(v)) : _mm512_storeu_pd(p, __m512d(v));
 }
 #endif
+inline void put(float* p, Vec<float> v, bool stream) { store(p, __m256(v), stream); }
 inline void put(float* p, Vec<float> a, Vec<float> b, bool stream) {
   store(p, __m256(a), stream);
   store(p + 8, __m256(b), stream);
@@ -431,20 +432,22 @@ inline bool keep_in_range(Vec<float>& u0, Vec<float>& u1, __m256i& e) {
   return true;
 }
 
+// In each 128-bit half, the 4 x 4 turn of q[0..3] into o[0..3] (half h
+// of o[k] holds element k of the halves h of q[0], q[1], q[2], q[3]).
+RECUR_LANES_INLINE inline void turn_halves(const __m256* q, __m256* o) {
+  const __m256 t0 = _mm256_unpacklo_ps(q[0], q[1]), t1 = _mm256_unpackhi_ps(q[0], q[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(q[2], q[3]), t3 = _mm256_unpackhi_ps(q[2], q[3]);
+  o[0] = _mm256_shuffle_ps(t0, t2, 0x44);
+  o[1] = _mm256_shuffle_ps(t0, t2, 0xEE);
+  o[2] = _mm256_shuffle_ps(t1, t3, 0x44);
+  o[3] = _mm256_shuffle_ps(t1, t3, 0xEE);
+}
 // Transposes in registers: r[k] holds column k of 8 rows (float) or 4 rows
 // (double) of V; after, r[k] holds row k's 8 or 4 values of those columns.
 RECUR_LANES_INLINE inline void transpose(__m256 (&r)[8]) {
-  __m256 t[8], s[8];
-  for (int k = 0; k < 4; ++k) {
-    t[2 * k]     = _mm256_unpacklo_ps(r[2 * k], r[2 * k + 1]);
-    t[2 * k + 1] = _mm256_unpackhi_ps(r[2 * k], r[2 * k + 1]);
-  }
-  for (int k = 0; k < 2; ++k) {
-    s[4 * k]     = _mm256_shuffle_ps(t[4 * k], t[4 * k + 2], 0x44);
-    s[4 * k + 1] = _mm256_shuffle_ps(t[4 * k], t[4 * k + 2], 0xEE);
-    s[4 * k + 2] = _mm256_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0x44);
-    s[4 * k + 3] = _mm256_shuffle_ps(t[4 * k + 1], t[4 * k + 3], 0xEE);
-  }
+  __m256 s[8];
+  turn_halves(r, s);
+  turn_halves(r + 4, s + 4);
   for (int k = 0; k < 4; ++k) {
     r[k]     = _mm256_permute2f128_ps(s[k], s[k + 4], 0x20);
     r[k + 4] = _mm256_permute2f128_ps(s[k], s[k + 4], 0x31);
@@ -458,19 +461,6 @@ RECUR_LANES_INLINE inline void transpose(__m256d (&r)[4]) {
   r[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
   r[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
 }
-// The 256-bit intrinsic type of T's vectors.
-template <class T>
-struct Register;
-template <>
-struct Register<float> {
-  using type = __m256;
-};
-template <>
-struct Register<double> {
-  using type = __m256d;
-};
-inline __m256 load(const float* p) { return _mm256_loadu_ps(p); }
-inline __m256d load(const double* p) { return _mm256_loadu_pd(p); }
 // The same turn from memory: p[f * ld + s] is function f of sample s (f, s
 // < 8 floats or 4 doubles); after, r[s] holds sample s's values of the
 // functions. The lane-crossing step of transpose() is done by the loads
@@ -478,22 +468,13 @@ inline __m256d load(const double* p) { return _mm256_loadu_pd(p); }
 // vector port run), leaving two steps (float) or one (double) of in-lane
 // shuffles, which only one port runs.
 RECUR_LANES_INLINE inline void transpose_from(const float* p, std::ptrdiff_t ld, __m256 (&r)[8]) {
-  __m256 a[8], t[8];
+  __m256 a[8];
   for (int k = 0; k < 4; ++k)
     for (int h = 0; h < 2; ++h)
       a[4 * h + k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + k * ld + 4 * h)),
                                           _mm_loadu_ps(p + (k + 4) * ld + 4 * h), 1);
-  for (int h = 0; h < 2; ++h) {
-    __m256* q = a + 4 * h;
-    t[4 * h]     = _mm256_unpacklo_ps(q[0], q[1]);
-    t[4 * h + 1] = _mm256_unpackhi_ps(q[0], q[1]);
-    t[4 * h + 2] = _mm256_unpacklo_ps(q[2], q[3]);
-    t[4 * h + 3] = _mm256_unpackhi_ps(q[2], q[3]);
-    r[4 * h]     = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0x44);
-    r[4 * h + 1] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0xEE);
-    r[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);
-    r[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xEE);
-  }
+  turn_halves(a, r);
+  turn_halves(a + 4, r + 4);
 }
 RECUR_LANES_INLINE inline void transpose_from(const double* p, std::ptrdiff_t ld, __m256d (&r)[4]) {
   __m256d a[4];

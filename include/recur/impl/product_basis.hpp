@@ -20,8 +20,8 @@
 //    LayoutRight a thread a function, its factors' offsets decoded once
 //    (ProductBasisFunctor::rows_block).
 //  - CPUs (a team is one thread): the tables in the lanes' vectors
-//    (ProductTables::lane_rows), then, where the tables are double and the
-//    basis has a program, the walk, 32 samples at a time in vectors
+//    (ProductTables::lane_rows), then, where the basis has a program, the
+//    walk, 32 samples at a time in vectors
 //    (ProductTables::host_walk): columns stored as each function's values
 //    are made (ProductBasisFunctor::host_walk_block), rows turned in
 //    registers a vector of rows at a time through an L1 buffer
@@ -1078,6 +1078,23 @@ struct ProductBasisFunctor {
     return sizeof(T) * (Tables::host_walk_samples * functions + unit * std::size_t(P) + 64) + 128;
   }
 #ifdef RECUR_IMPL_CPU_LANES
+  // The width of the walk's vectors (host_walk): 8 floats; 8 doubles
+  // where the build has AVX-512, else 4.
+  static constexpr int width = std::is_same_v<S, float> ? 8 : cpu_lanes::wide_doubles;
+  // A walk's values of one function (host_walk: 32 samples in 4 vectors of
+  // 8 floats or 8 doubles, or 8 vectors of 4 doubles) as T to at[0 .. 31],
+  // 8 values a put: 32-byte stores, or 64-byte ones of 8 doubles;
+  // non-temporal where `stream` (at aligned).
+  template <class Lane, int vectors>
+  RECUR_LANES_INLINE static void put_values(T* at, const Lane (&v)[vectors], bool stream) {
+    if constexpr (vectors == 4) {
+      cpu_lanes::each<4>([&](auto g) RECUR_LANES_INLINE { cpu_lanes::put(at + 8 * g, v[g], stream); });
+    } else {
+      cpu_lanes::each<4>([&](auto h) RECUR_LANES_INLINE {
+        cpu_lanes::put(at + 8 * h, v[2 * h], v[2 * h + 1], stream);
+      });
+    }
+  }
   // A CPU thread's block by the walk (ProductTables::host_walk), where Psi's
   // columns are contiguous: each function's 32 values stored to its column
   // where they are made, 128 bytes of float or 256 of double, whole lines,
@@ -1088,7 +1105,6 @@ struct ProductBasisFunctor {
   void host_walk_block(const typename Tables::ScratchView& table, const std::uint64_t* program,
                        std::int64_t first, int count) const {
     constexpr int n         = Tables::host_walk_samples;
-    constexpr int width     = std::is_same_v<S, float> ? 8 : cpu_lanes::wide_doubles;
     const std::ptrdiff_t ld = std::ptrdiff_t(Psi.stride_1());
     const bool stream       = streams(Psi, n) && first * std::int64_t(sizeof(T)) % 64 == 0;
     int b = 0;
@@ -1096,16 +1112,7 @@ struct ProductBasisFunctor {
       T* const out = &Psi(first + b, 0);
       tables.template host_walk<width>(program, table, b, [&](std::uint32_t function, const auto& v)
                                                      RECUR_LANES_INLINE {
-        T* const at = out + std::ptrdiff_t(function - 1) * ld;
-        if constexpr (std::is_same_v<S, float>) {  // (T float too)
-          cpu_lanes::each<n / 8>([&](auto g) RECUR_LANES_INLINE { cpu_lanes::store(at + 8 * g, v[g], stream); });
-        } else if constexpr (width == 8) {
-          cpu_lanes::each<n / 8>([&](auto g) RECUR_LANES_INLINE { cpu_lanes::put(at + 8 * g, v[g], stream); });
-        } else {
-          cpu_lanes::each<n / 8>([&](auto h) RECUR_LANES_INLINE {
-            cpu_lanes::put(at + 8 * h, v[2 * h], v[2 * h + 1], stream);  // 8 values a pair
-          });
-        }
+        put_values(out + std::ptrdiff_t(function - 1) * ld, v, stream);
       });
     }
     for (; b < count; ++b) {  // the last samples, one at a time
@@ -1129,7 +1136,6 @@ struct ProductBasisFunctor {
   void host_walk_rows(const typename Tables::team_member& team, const typename Tables::ScratchView& table,
                       const std::uint64_t* program, std::int64_t first, int count) const {
     constexpr int n     = Tables::host_walk_samples;
-    constexpr int width = std::is_same_v<S, float> ? 8 : cpu_lanes::wide_doubles;
     constexpr int line  = 64 / sizeof(T);
     const int P         = this->P;  // (a local: the stores below may not change it)
     const int functions = (P + unit - 1) / unit * unit;
@@ -1144,25 +1150,14 @@ struct ProductBasisFunctor {
     for (; b + n <= count; b += n) {
       tables.template host_walk<width>(program, table, b, [&](std::uint32_t function, const auto& v)
                                                      RECUR_LANES_INLINE {
-        T* const at = values + std::ptrdiff_t(function - 1) * n;
-        cpu_lanes::each<n / width>([&](auto g) RECUR_LANES_INLINE {
-          if constexpr (std::is_same_v<S, float>) {  // (T float too)
-            cpu_lanes::store(at + 8 * g, v[g], false);
-          } else if constexpr (width == 8) {
-            cpu_lanes::put(at + 8 * g, v[g], false);
-          } else if constexpr (std::is_same_v<T, float>) {
-            _mm_storeu_ps(at + 4 * g, _mm256_cvtpd_ps(__m256d(v[g])));  // (no insert: two stores)
-          } else {
-            _mm256_storeu_pd(at + 4 * g, __m256d(v[g]));
-          }
-        });
+        put_values(values + std::ptrdiff_t(function - 1) * n, v, false);
       });
       T* out            = &Psi(first + b, 0);
       std::size_t ahead = 0;  // values at the front of stage: a line's start, not yet stored
       for (int u = 0; u < n; u += unit) {
         T* const rows = stage + ahead;
         for (int j = 0; j < P; j += unit) {
-          typename cpu_lanes::Register<T>::type r[unit];
+          typename cpu_lanes::RowOf<T>::type r[unit];
           cpu_lanes::transpose_from(values + std::size_t(j) * n + u, n, r);
           T* const at = rows + j;
           if (j + unit <= P) {
