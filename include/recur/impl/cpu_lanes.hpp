@@ -124,12 +124,12 @@ inline constexpr int cpu_block =
 // of a line: on Intel CPUs non-temporal stores of half lines, 32 columns
 // apart, ran 20 times slower than plain stores (float results in double
 // lanes, 8 rows of 4 bytes a block, M = 2^20, N = 32: 149-153 ms, 8.5-9.1 ms
-// with plain stores).
+// with plain stores). `least`: the size from which V is streamed.
 template <class VView>
-bool streams(const VView& V, int rows) {
+bool streams(const VView& V, int rows, std::size_t least = stream_bytes) {
   using T = typename VView::value_type;
   const auto address = reinterpret_cast<std::uintptr_t>(V.data());
-  if (V.span() * sizeof(T) < stream_bytes || address % 64 != 0) return false;
+  if (V.span() * sizeof(T) < least || address % 64 != 0) return false;
   if (V.stride_0() == 1)
     return std::size_t(rows) * sizeof(T) % 64 == 0 && V.stride_1() * sizeof(T) % 64 == 0;
   return V.stride_1() == 1 && V.stride_0() * sizeof(T) % 64 == 0;

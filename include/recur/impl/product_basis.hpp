@@ -1098,15 +1098,20 @@ struct ProductBasisFunctor {
   // A CPU thread's block by the walk (ProductTables::host_walk), where Psi's
   // columns are contiguous: each function's 32 values stored to its column
   // where they are made, 128 bytes of float or 256 of double, whole lines,
-  // non-temporal where Psi is large and they are aligned. The chain
-  // (host_block) wrote every value to a scratch buffer first and read it
-  // back: plain stores beside the streamed ones, which this CPU takes
+  // non-temporal where they are aligned and Psi is not small: plain stores
+  // of P columns' lines take the L1 cache from the tables (on this
+  // project's VM, float Psi of 256 KiB took 1.6 times as long with them, of
+  // 4-16 MiB 1.9-2.4 times; docs/multivariate.md, "CPU, 2026-12-05"). The
+  // chain (host_block) wrote every value to a scratch buffer first and read
+  // it back: plain stores beside the streamed ones, which this CPU takes
   // slowly (docs/multivariate.md, "CPU, 2026-12-04, evening").
+  static constexpr std::size_t columns_stream_bytes = std::size_t(128) << 10;
   void host_walk_block(const typename Tables::ScratchView& table, const std::uint64_t* program,
                        std::int64_t first, int count) const {
     constexpr int n         = Tables::host_walk_samples;
     const std::ptrdiff_t ld = std::ptrdiff_t(Psi.stride_1());
-    const bool stream       = streams(Psi, n) && first * std::int64_t(sizeof(T)) % 64 == 0;
+    const bool stream =
+        streams(Psi, n, columns_stream_bytes) && first * std::int64_t(sizeof(T)) % 64 == 0;
     int b = 0;
     for (; b + n <= count; b += n) {
       T* const out = &Psi(first + b, 0);
