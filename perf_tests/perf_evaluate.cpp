@@ -209,7 +209,7 @@ struct ArithmeticOnly {
     for (int n = 0; n + 1 < N; ++n) {
       Lockstep::advance(scan, xs, scan.load(n), u0, u1, recur::impl::BlockTag<false>{});
       if (n % Scan::check_period == Scan::check_period - 1)
-        Lockstep::check(u0, u1, e, scaled);
+        Lockstep::check(u0, u1, e, scaled, recur::impl::scaling_limit<W>(false));
       for (int r = 0; r < B; ++r) {
         T value = Lockstep::template value<false>(scan, u0, u1, e, r);
         benchmark::DoNotOptimize(value);

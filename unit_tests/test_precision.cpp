@@ -131,4 +131,65 @@ TYPED_TEST(Precision, StreamedTakesFast) {
   EXPECT_EQ(count_differences(got, to_host(V)), 0);
 }
 
+// Float Fast rows near the scaling limits (Range<float>, numbers.hpp): rows
+// with |x| <= 32 are checked every 8 steps and scaled past 2^60, others after
+// every step past 2^28. Large-x rows of growing families leave float's range
+// within the first terms; their values must then be ±inf with the sign of
+// the double-double recurrence's (never NaN), the rest near it (within Fast's
+// bound, N^2 units of float rounding, of the row's largest value so far), and
+// every policy must give the same bits (ScanAlongN: the same infinities,
+// finite values to rounding). A state that overflowed between two checks
+// would give inf - inf = NaN at the next step.
+template <class Family, class Layout>
+void fast_float_near_the_limits(const Family& family) {
+  const std::vector<float> xs = {1.0f,  -1.0f,  4.5f,   -5.0f,  12.0f,  -20.0f,  31.5f,
+                                 -32.0f, 32.5f, -33.0f, 100.0f, -1e4f,  1e9f,    0.25f};
+  const int M = int(xs.size()), N = 96;
+  const auto x = to_device<Kokkos::View<float*, Space>>(xs);
+  using V = Kokkos::View<float**, Layout, Space>;
+  V fast("fast", M, N), staged("staged", M, N), lanes("lanes", M, N), scan("scan", M, N);
+  Kokkos::View<double**, Layout, Space> accurate("accurate", M, N);
+  recur::evaluate(Space{}, family, x, fast, recur::Fast{});
+  recur::evaluate(Space{}, family, x, lanes, recur::ThreadPerX{}, recur::Fast{});
+  recur::evaluate(Space{}, family, x, staged, recur::Staged{}, recur::Fast{});
+  recur::evaluate(Space{}, family, x, scan, recur::ScanAlongN{16}, recur::Fast{});
+  recur::evaluate(Space{}, family, to_device<Kokkos::View<double*, Space>>(
+                                       std::vector<double>(xs.begin(), xs.end())),
+                  accurate);
+  const auto f = to_host(fast), a = to_host(accurate), sc = to_host(scan);
+  const std::string what = std::string(Family::name()) +
+                           (std::is_same_v<Layout, Kokkos::LayoutLeft> ? " LayoutLeft" : " LayoutRight");
+  EXPECT_EQ(count_differences(to_host(lanes), f), 0) << what << ": ThreadPerX";
+  EXPECT_EQ(count_differences(to_host(staged), f), 0) << what << ": Staged";
+  int wrong = 0;
+  for (int i = 0; i < M; ++i) {
+    double largest = 0;  // the row's largest magnitude up to n
+    for (int n = 0; n < N; ++n) {
+      const double r = a(i, n);
+      largest        = std::max(largest, std::fabs(r));
+      for (const float got : {f(i, n), sc(i, n)}) {
+        bool right;
+        if (std::fabs(r) > 0x1p127) {  // beyond float's range, or at its edge
+          right = std::isinf(got) ? (got > 0) == (r > 0) : std::fabs(double(got)) > 0x1p126;
+        } else {
+          right = std::fabs(double(got) - r) <= 2e-7 * N * N * largest;
+        }
+        if (!right && wrong++ == 0)
+          ADD_FAILURE() << what << " x = " << xs[std::size_t(i)] << ", n = " << n << ": " << got
+                        << " where the double-double recurrence gives " << r;
+      }
+    }
+  }
+  EXPECT_EQ(wrong, 0) << what;
+}
+
+TEST(PrecisionLimits, FastFloatRowsNearTheScalingLimits) {
+  fast_float_near_the_limits<recur::HermiteE, Kokkos::LayoutRight>(recur::HermiteE{});
+  fast_float_near_the_limits<recur::HermiteE, Kokkos::LayoutLeft>(recur::HermiteE{});
+  fast_float_near_the_limits<recur::Hermite, Kokkos::LayoutRight>(recur::Hermite{});
+  fast_float_near_the_limits<recur::Hermite, Kokkos::LayoutLeft>(recur::Hermite{});
+  fast_float_near_the_limits<recur::Legendre, Kokkos::LayoutRight>(recur::Legendre{});
+  fast_float_near_the_limits<recur::Laguerre, Kokkos::LayoutLeft>(recur::Laguerre{});
+}
+
 }  // namespace precision_test

@@ -407,7 +407,8 @@ inline int power_factors(__m256i e, __m256 (&f)[3]) {
 }
 
 // keep_both_in_range (numbers.hpp) for 8 float lanes of states (u0, u1) with
-// binary exponents e: the lanes past Range<float>::limit scaled by 2^-k, k
+// binary exponents e: the lanes past Range<float>::periodic_limit (the
+// lanes' rows are checked every few steps) scaled by 2^-k, k
 // the exponent of their larger magnitude, and k added to e, in vector
 // operations and bit for bit as the scalar lanes do (a float times a power of
 // two rounds once either way; k <= 127 here, 2^-127 a subnormal float). A lane
@@ -418,7 +419,7 @@ inline bool keep_in_range(Vec<float>& u0, Vec<float>& u1, __m256i& e) {
   // largest(u0, u1): |u0| > |u1| ? |u0| : |u1| (NaN gives |u1|), as max_ps
   const __m256 m = _mm256_max_ps(_mm256_andnot_ps(sign, __m256(u0)), _mm256_andnot_ps(sign, __m256(u1)));
   const __m256i over =
-      _mm256_castps_si256(_mm256_cmp_ps(m, _mm256_set1_ps(float(Range<float>::limit)), _CMP_GT_OQ));
+      _mm256_castps_si256(_mm256_cmp_ps(m, _mm256_set1_ps(float(Range<float>::periodic_limit)), _CMP_GT_OQ));
   const __m256i field = _mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(m), 23), _mm256_set1_epi32(0xff));
   if (any(_mm256_and_si256(over, _mm256_cmpeq_epi32(field, _mm256_set1_epi32(0xff))))) return false;
   const __m256i k = _mm256_and_si256(over, _mm256_sub_epi32(field, _mm256_set1_epi32(127)));
@@ -621,10 +622,11 @@ struct LaneSet {
     const auto* const k = coefficients(scan, col);
     each<G>([&](auto g) RECUR_LANES_INLINE { advance<Exact, g>(scan, k); });
   }
-  // Whether a lane of vector g, or of any, is past Range<W>::limit.
+  // Whether a lane of vector g, or of any, is past the limit of rows
+  // checked every few steps (Range<W>::periodic_limit: the lanes' rows).
   template <int g>
   RECUR_LANES_INLINE bool over() const {
-    const Vec<E> limit = splat(E(Range<W>::limit));
+    const Vec<E> limit = splat(E(Range<W>::periodic_limit));
     const Vec<E> v0 = leading(a0[g]), v1 = leading(a1[g]);
     return any((v0 > limit) | (v0 < -limit) | (v1 > limit) | (v1 < -limit));
   }
@@ -646,7 +648,7 @@ struct LaneSet {
       _mm256_store_ps(v1, __m256(a1[g]));
       for (int l = 0; l < L; ++l) {
         Scaled<float> t{v0[l], v1[l], e[l]};
-        keep_both_in_range(t);
+        keep_both_in_range(t, Range<float>::periodic_limit);
         v0[l] = t.u0, v1[l] = t.u1, e[l] = t.e;
       }
       ev[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(e));
@@ -810,10 +812,11 @@ __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, c
 // (PowerSumsScan, scan_form.hpp: states (x, x), scaled in double), whose states
 // start plain (u0 = p_0 or NaN outside the domain, u1 = 0) and are checked
 // every check_period steps, until column N - 1 or, in double and
-// double-double, until a check finds a lane past Range<W>::limit. Float
-// lanes (recur::Fast, float results) scale there themselves, lane by lane
-// with keep_both_in_range as the scalar lanes do, and carry on: float's
-// limit (2^28) is passed early (He_n at |x| <= 1 from n = 17). Returns the
+// double-double, until a check finds a lane past Range<W>::periodic_limit.
+// Float lanes (recur::Fast, float results) scale there themselves, lane by
+// lane with keep_both_in_range as the scalar lanes do, and carry on: float's
+// limit (2^60) is passed within N = 32 only where |x| is beyond a few units
+// (He_n at |x| = 5 from n = 31; at |x| <= 1 not before n = 34). Returns the
 // number of steps done, with the states after them in u0 and u1 and their
 // columns stored; the caller carries on from there (scaling the lanes first
 // when fewer than N - 1 steps were done). small_a: some step's |a_n| is

@@ -111,20 +111,21 @@ struct LockstepRows {
     }
   }
 
-  // Brings every lane below the scaling limit (for_steps, scan_form.hpp):
-  // one comparison of the block's largest magnitude in the usual case.
+  // Brings every lane below the scaling limit (for_steps, scan_form.hpp;
+  // `limit` that of the block's rows, scaling_limit in numbers.hpp): one
+  // comparison of the block's largest magnitude in the usual case.
   KOKKOS_FORCEINLINE_FUNCTION static void check(Numbers& u0, Numbers& u1, Exponents& e,
-                                                bool& scaled) {
+                                                bool& scaled, double limit) {
     // An or of comparisons, which the compiler vectorizes (a running maximum
     // it did not, doubling power sums' time).
     bool over = false;
     for (int r = 0; r < B; ++r)
-      over |= (kokkos_math::fabs(to_double(u0[r])) > Range<W>::limit) |
-              (kokkos_math::fabs(to_double(u1[r])) > Range<W>::limit);
+      over |= (kokkos_math::fabs(to_double(u0[r])) > limit) |
+              (kokkos_math::fabs(to_double(u1[r])) > limit);
     if (over) {
       for (int r = 0; r < B; ++r) {
         State t{u0[r], u1[r], e[r]};
-        keep_both_in_range(t);
+        keep_both_in_range(t, limit);
         u0[r] = t.u0;
         u1[r] = t.u1;
         e[r]  = t.e;
@@ -148,12 +149,13 @@ struct LockstepRows {
     const auto checks_after = [&](int n) {
       return every_step || n % Scan::check_period == Scan::check_period - 1;
     };
+    const double limit = scaling_limit<W>(every_step);
     if (!scaled) {
       for (; n + 1 < N; ++n) {
         advance(scan, xs, scan.load(n), u0, u1, block);
         store<false>(i0, rows, n + 1, u0, u1, e);
         if (checks_after(n)) {
-          check(u0, u1, e, scaled);
+          check(u0, u1, e, scaled, limit);
           if (scaled) {
             ++n;
             break;
@@ -164,7 +166,7 @@ struct LockstepRows {
     for (; n + 1 < N; ++n) {
       advance(scan, xs, scan.load(n), u0, u1, block);
       store<true>(i0, rows, n + 1, u0, u1, e);
-      if (checks_after(n)) check(u0, u1, e, scaled);
+      if (checks_after(n)) check(u0, u1, e, scaled, limit);
     }
   }
 
@@ -219,7 +221,9 @@ struct LockstepRows {
         n = cpu_lanes::rows<B>(scan, x, V, i0, N, u0, u1, stream, small_a);
         if (n + 1 == N) return;
         for (int r = 0; r < B; ++r) xs[r] = double(x(i0 + r)), e[r] = 0;
-        check(u0, u1, e, scaled);  // a lane past the limit stopped the vectors
+        // a lane past the limit stopped the vectors (their rows are checked
+        // every few steps)
+        check(u0, u1, e, scaled, scaling_limit<W>(false));
       }
     }
 #endif
@@ -238,6 +242,7 @@ struct LockstepRows {
         store<false>(i0, rows, 0, u0, u1, e);
       }
     }
+    const double limit = scaling_limit<W>(every_step);
     if constexpr (Packed) {  // GPUs: coefficients loaded ahead (for_steps)
       for_steps<true>(
           scan, 0, N - 1, every_step,
@@ -245,7 +250,7 @@ struct LockstepRows {
             advance(scan, xs, k, u0, u1, plain);
             store<!decltype(plain)::value>(i0, rows, n + 1, u0, u1, e);
           },
-          [&] { check(u0, u1, e, scaled); }, [&] { return !scaled; });
+          [&] { check(u0, u1, e, scaled, limit); }, [&] { return !scaled; });
     } else {  // CPUs: one coefficient load a step (lookahead measured no faster)
       // Plain stores until a lane carries an exponent, then stores through
       // output(): two loops, so that the first has no call in it and keeps
@@ -268,7 +273,7 @@ struct LockstepRows {
             advance(scan, xs, scan.load(n), u0, u1, BlockTag<false, false>{});
             store<false>(i0, rows, n + 1, u0, u1, e);
             if (checks_after(n)) {
-              check(u0, u1, e, scaled);
+              check(u0, u1, e, scaled, limit);
               if (scaled) {
                 ++n;
                 break;
@@ -279,7 +284,7 @@ struct LockstepRows {
         for (; n + 1 < N; ++n) {
           advance(scan, xs, scan.load(n), u0, u1, BlockTag<false, false>{});
           store<true>(i0, rows, n + 1, u0, u1, e);
-          if (checks_after(n)) check(u0, u1, e, scaled);
+          if (checks_after(n)) check(u0, u1, e, scaled, limit);
         }
       }
     }

@@ -255,24 +255,35 @@ struct Scaled {
 
 inline constexpr int exponent_limit = 1 << 28;
 
-// The scaling limits of a working number W. States are brought below
-// `limit` (checked every few steps: for_steps, scan_form.hpp). From there
-// 8 steps of growth below `unchecked_growth` cannot overflow W (double:
-// 2^256 2^(8 95) = 2^1016; float: 2^28 2^(8 12) = 2^124), which holds for
-// rows with |x| <= `unchecked_x` of the usual families; other rows are
-// checked after every step. x up to `domain`: then one step of any family
-// recur has (|a x + b| + |c| below 2^700 in double, 2^99 in float) cannot
-// overflow a state below the limit. x beyond, ±inf and NaN give NaN rows.
+// The scaling limits of a working number W. A row checked every few steps
+// (for_steps, scan_form.hpp) is brought below `periodic_limit` at each
+// check: from there 8 steps of growth below `unchecked_growth` cannot
+// overflow W (double: 2^256 2^(8 95) = 2^1016; float: 2^60 2^(8 8) = 2^124),
+// which holds for rows with |x| <= `unchecked_x` of the usual families. Other
+// rows are checked after every step and brought below `limit`: x up to
+// `domain`, then one step of any family recur has (|a x + b| + |c| below
+// 2^700 in double, 2^99 in float) cannot overflow a state below it. x beyond,
+// ±inf and NaN give NaN rows. Where the checks fall changes no value (a
+// state scaled by a power of two rounds as before, scaled), so the float
+// rows checked every 8 steps scale at 2^60, not at 2^28: He_n in float for
+// |x| <= 1 (at most 2^55.2 up to n = 31) then never scales in the first 32
+// terms (it did from n = 18, and rows of scaled states cost float He_n
+// `Fast` rows 8 % more on a CPU; docs/performance.md, "CPU, 2026-12-05").
 template <class W>
 struct Range {  // double and double-double
-  static constexpr double limit = 0x1p256, domain = 0x1p256;
+  static constexpr double limit = 0x1p256, periodic_limit = 0x1p256, domain = 0x1p256;
   static constexpr double unchecked_x = 0x1p64, unchecked_growth = 0x1p95;
 };
 template <>
 struct Range<float> {  // recur::Fast for float results
-  static constexpr double limit = 0x1p28, domain = 0x1p64;
-  static constexpr double unchecked_x = 0x1p5, unchecked_growth = 0x1p12;
+  static constexpr double limit = 0x1p28, periodic_limit = 0x1p60, domain = 0x1p64;
+  static constexpr double unchecked_x = 0x1p5, unchecked_growth = 0x1p8;
 };
+// The limit of a row checked after every step, or every few.
+template <class W>
+KOKKOS_FORCEINLINE_FUNCTION constexpr double scaling_limit(bool every_step) {
+  return every_step ? Range<W>::limit : Range<W>::periodic_limit;
+}
 
 KOKKOS_FORCEINLINE_FUNCTION int saturate_exponent(long long e) {
   return int(e > exponent_limit ? exponent_limit : (e < -exponent_limit ? -exponent_limit : e));
@@ -300,9 +311,9 @@ KOKKOS_FORCEINLINE_FUNCTION void scale_exactly(DoubleDouble& v, double factor) {
 // (or the one that grows first), passes the limit, all are scaled by the same
 // power of two, bringing it into [1, 2), and e counts the scaling.
 template <class W, class... Ws>
-KOKKOS_FORCEINLINE_FUNCTION void keep_together_in_range(int& e, double larger, W& first,
-                                                        Ws&... values) {
-  if (!(larger > Range<W>::limit)) return;
+KOKKOS_FORCEINLINE_FUNCTION void keep_together_below(double limit, int& e, double larger, W& first,
+                                                     Ws&... values) {
+  if (!(larger > limit)) return;
   int k = binary_exponent(larger);
   k     = k > 1022 ? 1022 : k;  // inf (out of the domain) stays inf
   const double factor = power_of_two(-k);
@@ -310,11 +321,18 @@ KOKKOS_FORCEINLINE_FUNCTION void keep_together_in_range(int& e, double larger, W
   (scale_exactly(values, factor), ...);
   e = saturate_exponent((long long)e + k);
 }
+// ... below the limit of rows checked after every step (Range).
+template <class W, class... Ws>
+KOKKOS_FORCEINLINE_FUNCTION void keep_together_in_range(int& e, double larger, W& first,
+                                                        Ws&... values) {
+  keep_together_below(Range<W>::limit, e, larger, first, values...);
+}
 
-// Scales s down if either component passed the limit.
+// Scales s down if either component passed the limit (by default that of
+// rows checked after every step; Range).
 template <class W>
-KOKKOS_FORCEINLINE_FUNCTION void keep_both_in_range(Scaled<W>& s) {
-  keep_together_in_range(s.e, largest(s.u0, s.u1), s.u0, s.u1);
+KOKKOS_FORCEINLINE_FUNCTION void keep_both_in_range(Scaled<W>& s, double limit = Range<W>::limit) {
+  keep_together_below(limit, s.e, largest(s.u0, s.u1), s.u0, s.u1);
 }
 
 // The value a state stands for, u0 2^e, as a double: ±inf beyond double's

@@ -467,7 +467,7 @@ struct ProductTables {
   // sample b, n < terms, each step taken for all samples before the next
   // (loops over b that vectorize, in double or double-double). These are
   // kernel.fill's own steps (advance_as, as a plain and bounded block takes
-  // them); where no state passes Range<W>::limit no check of kernel.fill
+  // them); where no state passes Range<W>::periodic_limit no check of kernel.fill
   // scales one, so the values are its values, bit for bit. Rows where one
   // does, and rows checked every step (|x| > Range<W>::unchecked_x, NaN,
   // large coefficients), are filled again by kernel.fill. (The 1-D
@@ -516,7 +516,7 @@ struct ProductTables {
           kernel.template advance_as<decltype(zero_b)::value>(x[b], step, s, BlockTag<true>{});
           put(h0, l0, b, s.u0);
           put(h1, l1, b, s.u1);
-          plain[b] &= int(largest(s.u0) <= Range<W>::limit);
+          plain[b] &= int(largest(s.u0) <= Range<W>::periodic_limit);
           row[b] = S(to_double(s.u0));
         }
       }
@@ -533,7 +533,7 @@ struct ProductTables {
   // same steps, the same bits), G vectors of samples at a time, the states
   // in registers through the terms: only the table's values are stored
   // (plain_rows keeps its states in memory, three stores a step). Where a
-  // lane passes Range<W>::limit or x needs checks, kernel.fill again, as
+  // lane passes Range<W>::periodic_limit or x needs checks, kernel.fill again, as
   // plain_rows does. Returns the samples done (whole groups; none where the
   // lanes do not run); the caller does the rest.
   template <class Kernel>
@@ -551,7 +551,7 @@ struct ProductTables {
       constexpr int L    = Set::L, n = G * L;
       const bool small_a = cpu_lanes::small_steps(kernel, terms);
       const E first      = E(to_double(kernel.initial));
-      const V limit      = cpu_lanes::splat(E(Range<W>::limit));
+      const V limit      = cpu_lanes::splat(E(Range<W>::periodic_limit));
       const V unchecked  = cpu_lanes::splat(E(Range<W>::unchecked_x));
       using Mask         = decltype(limit < limit);
       // x of L samples from p, `stride` apart (X's values, float or double).
@@ -612,7 +612,7 @@ struct ProductTables {
   // A GPU thread's L samples (1 or 2; and a CPU's one in W = float): the
   // table of sample l, columns[l][n * pitch()] = p_n, by plain_rows' steps
   // (each step's coefficients loaded once for the L samples), and by
-  // kernel.fill where a state passes Range<W>::limit or x needs checks: the
+  // kernel.fill where a state passes Range<W>::periodic_limit or x needs checks: the
   // same values (plain_rows says why).
   template <int L, class Kernel>
   KOKKOS_FUNCTION void plain_columns(const Kernel& kernel, const double (&x)[L],
@@ -646,7 +646,7 @@ struct ProductTables {
         const auto step = kernel.load(n);
         for (int l = 0; l < L; ++l) {
           kernel.template advance_as<decltype(zero_b)::value>(x[l], step, s[l], BlockTag<true>{});
-          plain[l] = plain[l] && largest(s[l].u0) <= Range<W>::limit;
+          plain[l] = plain[l] && largest(s[l].u0) <= Range<W>::periodic_limit;
           columns[l][std::size_t(n + 1) * next] = S(to_double(s[l].u0));
         }
       }

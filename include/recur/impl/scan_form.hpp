@@ -152,8 +152,10 @@ inline constexpr int deep_lookahead =
 template <class Scan, class Put>
 KOKKOS_FORCEINLINE_FUNCTION void advance_through(const Scan& scan, double x, int begin, int end,
                                                  typename Scan::state_type& s, const Put& put) {
+  const bool every_step = scan.checks_every_step(x);
+  const double limit    = scaling_limit<typename Scan::number_type>(every_step);
   for_steps(
-      scan, begin, end, scan.checks_every_step(x),
+      scan, begin, end, every_step,
       [&](int n, const typename Scan::step_type& k, auto plain) {
         scan.advance(x, k, s, plain);
         if constexpr (decltype(plain)::value) {
@@ -162,7 +164,7 @@ KOKKOS_FORCEINLINE_FUNCTION void advance_through(const Scan& scan, double x, int
           put(n + 1, scan.output(s));
         }
       },
-      [&] { keep_both_in_range(s); }, [&] { return s.e == 0; });
+      [&] { keep_both_in_range(s, limit); }, [&] { return s.e == 0; });
 }
 
 // One round of a staged pass (Staged's long rows, ScanAlongN's row-slice
