@@ -156,7 +156,9 @@ void fast_float_near_the_limits(const Family& family) {
   recur::evaluate(Space{}, family, to_device<Kokkos::View<double*, Space>>(
                                        std::vector<double>(xs.begin(), xs.end())),
                   accurate);
-  const auto f = to_host(fast), a = to_host(accurate), sc = to_host(scan);
+  const auto f  = to_host(fast);
+  const auto a  = to_host(accurate);
+  const auto sc = to_host(scan);
   const std::string what = std::string(Family::name()) +
                            (std::is_same_v<Layout, Kokkos::LayoutLeft> ? " LayoutLeft" : " LayoutRight");
   EXPECT_EQ(count_differences(to_host(lanes), f), 0) << what << ": ThreadPerX";
