@@ -321,7 +321,8 @@ KOKKOS_FORCEINLINE_FUNCTION void keep_together_below(double limit, int& e, doubl
   (scale_exactly(values, factor), ...);
   e = saturate_exponent((long long)e + k);
 }
-// ... below the limit of rows checked after every step (Range).
+// The same below the limit of rows checked after every step (Range): what
+// a state and its derivatives, or Clenshaw's sums, need.
 template <class W, class... Ws>
 KOKKOS_FORCEINLINE_FUNCTION void keep_together_in_range(int& e, double larger, W& first,
                                                         Ws&... values) {

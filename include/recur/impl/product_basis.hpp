@@ -467,8 +467,9 @@ struct ProductTables {
   // sample b, n < terms, each step taken for all samples before the next
   // (loops over b that vectorize, in double or double-double). These are
   // kernel.fill's own steps (advance_as, as a plain and bounded block takes
-  // them); where no state passes Range<W>::periodic_limit no check of kernel.fill
-  // scales one, so the values are its values, bit for bit. Rows where one
+  // them); where no state passes Range<W>::periodic_limit (these rows are
+  // checked every few steps) no check of kernel.fill scales one, so the
+  // values are its values, bit for bit. Rows where one
   // does, and rows checked every step (|x| > Range<W>::unchecked_x, NaN,
   // large coefficients), are filled again by kernel.fill. (The 1-D
   // evaluate's lockstep blocks took 35 % of the time of a product series
@@ -533,9 +534,9 @@ struct ProductTables {
   // same steps, the same bits), G vectors of samples at a time, the states
   // in registers through the terms: only the table's values are stored
   // (plain_rows keeps its states in memory, three stores a step). Where a
-  // lane passes Range<W>::periodic_limit or x needs checks, kernel.fill again, as
-  // plain_rows does. Returns the samples done (whole groups; none where the
-  // lanes do not run); the caller does the rest.
+  // lane passes Range<W>::periodic_limit or x needs checks, kernel.fill
+  // again, as plain_rows does. Returns the samples done (whole groups; none
+  // where the lanes do not run); the caller does the rest.
   template <class Kernel>
   KOKKOS_FUNCTION int lane_rows(const Kernel& kernel, std::int64_t i0, int k, int samples, S* out,
                                 int terms) const {
@@ -612,8 +613,8 @@ struct ProductTables {
   // A GPU thread's L samples (1 or 2; and a CPU's one in W = float): the
   // table of sample l, columns[l][n * pitch()] = p_n, by plain_rows' steps
   // (each step's coefficients loaded once for the L samples), and by
-  // kernel.fill where a state passes Range<W>::periodic_limit or x needs checks: the
-  // same values (plain_rows says why).
+  // kernel.fill where a state passes Range<W>::periodic_limit or x needs
+  // checks: the same values (plain_rows says why).
   template <int L, class Kernel>
   KOKKOS_FUNCTION void plain_columns(const Kernel& kernel, const double (&x)[L],
                                      S* const (&columns)[L], int terms) const {
@@ -1100,8 +1101,8 @@ struct ProductBasisFunctor {
   // where they are made, 128 bytes of float or 256 of double, whole lines,
   // non-temporal where they are aligned and Psi is not small: plain stores
   // of P columns' lines take the L1 cache from the tables (on this
-  // project's VM, float Psi of 256 KiB took 1.6 times as long with them, of
-  // 4-16 MiB 1.9-2.4 times; docs/multivariate.md, "CPU, 2026-12-05"). The
+  // project's VM, float Psi of 256 KiB took 1.5 times as long with them, of
+  // 4-16 MiB 1.9-2.5 times; docs/multivariate.md, "CPU, 2026-12-05"). The
   // chain (host_block) wrote every value to a scratch buffer first and read
   // it back: plain stores beside the streamed ones, which this CPU takes
   // slowly (docs/multivariate.md, "CPU, 2026-12-04, evening").
