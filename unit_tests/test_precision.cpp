@@ -5,7 +5,10 @@
 // mpmath references).
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
 #include <vector>
 
 namespace precision_test {
@@ -183,6 +186,95 @@ void fast_float_near_the_limits(const Family& family) {
     }
   }
   EXPECT_EQ(wrong, 0) << what;
+}
+
+// Power sums with Fast: float results are summed in float (PowerSumsScan<
+// float>: x as a float, s_n = s_{n-1} + x^n x fused, x^(n+1) = x^n x), the
+// same bits in every policy (ScanAlongN to rounding) and beside dV, a
+// float recurrence's bits until x^(n+1) leaves float's range; past it
+// (scaled states) ±inf with the sign of the double sums, or near them.
+// Rows with |x| > 2^64, ±inf or NaN are outside Fast float's domain (NaN).
+// Double results sum in double with either precision.
+template <class Layout>
+void fast_power_sums() {
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> xs   = sample_points<float>(200, 1.0);
+  for (const float v : {-0.0f, 1.5f, -1.75f, 2.0f, -3.0f, 100.0f, -128.0f, 129.0f, -200.0f, 1e9f,
+                        -1e9f, 1.8e19f, -1e20f, 1e30f, inf, -inf, std::nanf(""), 1e-30f})
+    xs.push_back(v);
+  const int M = int(xs.size()), N = 96;
+  const auto x = to_device<Kokkos::View<float*, Space>>(xs);
+  using V      = Kokkos::View<float**, Layout, Space>;
+  V fast("fast", M, N), lanes("lanes", M, N), staged("staged", M, N), scan("scan", M, N),
+      beside("beside", M, N), d("d", M, N), accurate("accurate", M, N);
+  const recur::PowerSums family;
+  recur::evaluate(Space{}, family, x, fast, recur::Fast{});
+  recur::evaluate(Space{}, family, x, lanes, recur::ThreadPerX{}, recur::Fast{});
+  recur::evaluate(Space{}, family, x, staged, recur::Staged{}, recur::Fast{});
+  recur::evaluate(Space{}, family, x, scan, recur::ScanAlongN{16}, recur::Fast{});
+  recur::evaluate(Space{}, family, x, beside, d, recur::Fast{});
+  recur::evaluate(Space{}, family, x, accurate);
+  const auto xd = to_device<Kokkos::View<double*, Space>>(std::vector<double>(xs.begin(), xs.end()));
+  Kokkos::View<double**, Layout, Space> sums("sums", M, N), sums_fast("sums_fast", M, N);
+  recur::evaluate(Space{}, family, xd, sums);
+  recur::evaluate(Space{}, family, xd, sums_fast, recur::Fast{});
+  const std::string what = std::is_same_v<Layout, Kokkos::LayoutLeft> ? "LayoutLeft" : "LayoutRight";
+  // Entries that differ, NaN equal to NaN.
+  const auto differences = [&](const auto& p, const auto& q) {
+    int differ = 0;
+    for (int i = 0; i < M; ++i)
+      for (int n = 0; n < N; ++n)
+        differ += !(p(i, n) == q(i, n) || (std::isnan(p(i, n)) && std::isnan(q(i, n))));
+    return differ;
+  };
+  const auto f = to_host(fast), sc = to_host(scan), a = to_host(accurate), s = to_host(sums);
+  EXPECT_EQ(differences(to_host(sums_fast), s), 0) << what << ": double power sums with Fast";
+  EXPECT_EQ(differences(to_host(lanes), f), 0) << what << ": ThreadPerX";
+  EXPECT_EQ(differences(to_host(staged), f), 0) << what << ": Staged";
+  EXPECT_EQ(differences(to_host(beside), f), 0) << what << ": values beside dV";
+  EXPECT_GT(count_differences(f, a), 0) << what << ": Fast must sum in float";
+  int wrong = 0;
+  const auto fail = [&](int i, int n, float got, const char* expected) {
+    if (wrong++ == 0)
+      ADD_FAILURE() << what << " x = " << xs[std::size_t(i)] << ", n = " << n << ": " << got
+                    << " where " << expected;
+  };
+  for (int i = 0; i < M; ++i) {
+    const float xi = xs[std::size_t(i)];
+    const bool outside = !(std::fabs(xi) <= 0x1p64f);
+    float sum = xi, power = xi;  // the float recurrence
+    double largest = 0;
+    for (int n = 0; n < N; ++n) {
+      if (n > 0) {
+        sum   = std::fma(power, xi, sum);
+        power = power * xi;
+      }
+      largest = std::max(largest, std::fabs(s(i, n)));
+      if (outside) {
+        if (!std::isnan(f(i, n)) || !std::isnan(sc(i, n))) fail(i, n, f(i, n), "NaN (outside the domain)");
+        continue;
+      }
+      if (std::isfinite(power)) {
+        if (f(i, n) != sum) fail(i, n, f(i, n), "the float recurrence's bits");
+        if (!(std::fabs(double(sc(i, n)) - double(sum)) <= 4e-7 * N * largest))
+          fail(i, n, sc(i, n), "ScanAlongN near the float recurrence");
+        continue;
+      }
+      for (const float got : {f(i, n), sc(i, n)}) {
+        const double r = s(i, n);
+        const bool right = std::fabs(r) > 0x1p127
+                               ? std::isinf(got) ? (got > 0) == (r > 0) : std::fabs(double(got)) > 0x1p126
+                               : std::fabs(double(got) - r) <= 2e-7 * N * largest;
+        if (!right) fail(i, n, got, "near the double sums");
+      }
+    }
+  }
+  EXPECT_EQ(wrong, 0) << what;
+}
+
+TEST(PrecisionLimits, FastFloatPowerSumsInFloat) {
+  fast_power_sums<Kokkos::LayoutRight>();
+  fast_power_sums<Kokkos::LayoutLeft>();
 }
 
 TEST(PrecisionLimits, FastFloatRowsNearTheScalingLimits) {

@@ -151,37 +151,24 @@ struct Normalized : Family {
 };
 
 /// Partial power sums, the seed's first example:
-/// V(i, n) = x_i + x_i^2 + ... + x_i^(n+1). Summed in double whatever V holds
-/// (near x = -1 the sum cancels: in float itself the error would reach 1e-4 of
-/// the row's scale by n = 16), x taken at its own precision, with the binary
-/// exponent of impl::Scaled once sums pass 2^256.
+/// V(i, n) = x_i + x_i^2 + ... + x_i^(n+1). Summed in double (near x = -1 the
+/// sum cancels: in float the error reaches 1e-4 of the row's scale by
+/// n = 16), except with recur::Fast for float results, where it is summed in
+/// float; x taken at its own precision (Fast float: rounded to float), with
+/// the binary exponent of impl::Scaled once sums pass 2^256 (float: 2^60).
+/// Derivatives are summed in double either way.
 struct PowerSums {
   static constexpr const char* name() { return "PowerSums"; }
 
   template <class X, class T>
   KOKKOS_FUNCTION void fill(X x, const Slice<T>& s) const {
-    impl::scan_fill(impl::PowerSumsScan{}, double(x), s);
+    impl::PowerSumsScan<double>{}.fill(double(x), s);
   }
 
-  // d/dx: 1 + 2x + ... + (n+1) x^n, in the same pass; the four running
-  // numbers share one binary exponent.
+  // d/dx: 1 + 2x + ... + (n+1) x^n, in the same pass.
   template <class X, class T>
-  KOKKOS_FUNCTION void fill(X x_in, const Slice<T>& s, const Slice<T>& ds) const {
-    const double x = x_in;
-    const bool valid = impl::in_domain(x);
-    double power      = valid ? x : impl::not_a_number<double>();  // x^(n+1)
-    double power_less = valid ? 1 : impl::not_a_number<double>();  // x^n
-    double sum = 0, dsum = 0;
-    int e = 0;
-    for (int n = 0; n < s.size(); ++n) {
-      sum += power;
-      dsum += (n + 1) * power_less;
-      s(n)       = T(impl::scaled_value(sum, e));
-      ds(n)      = T(impl::scaled_value(dsum, e));
-      power_less = power;
-      power *= x;
-      impl::keep_together_in_range(e, impl::largest(power, dsum), power, power_less, sum, dsum);
-    }
+  KOKKOS_FUNCTION void fill(X x, const Slice<T>& s, const Slice<T>& ds) const {
+    impl::PowerSumsScan<double>{}.fill(double(x), s, ds);
   }
 };
 

@@ -68,7 +68,8 @@ struct Accurate {
 /// n² near x = ±1 for the Jacobi-type families: up to 2e-10 in double and of
 /// order 1 in float at N = 2000, relative to the row's scale; measured per
 /// family in docs/accuracy.md). In float, x beyond 2^64 is outside the domain
-/// (NaN rows). PowerSums sums in double either way.
+/// (NaN rows). PowerSums sums in float for float results (in double for
+/// double results, and its derivatives in double, either way).
 struct Fast {
   static constexpr const char* name() { return "Fast"; }
 };

@@ -42,7 +42,10 @@ const ThreeTermKernel<W, MemorySpace, Prefactor>& scan_form(
     const ThreeTermKernel<W, MemorySpace, Prefactor>& kernel) {
   return kernel;
 }
-inline PowerSumsScan scan_form(const PowerSums&) { return {}; }
+template <class W>
+const PowerSumsScan<W>& scan_form(const PowerSumsScan<W>& kernel) {
+  return kernel;
+}
 
 // Whether the kernel evaluating a family has a scan form.
 template <class Kernel, class = void>
@@ -131,18 +134,18 @@ KOKKOS_FUNCTION void chunk_transfers(const Scan& scan, const double (&x)[B], int
 }
 // For power sums (1, 0) is a fixed point, so only the image of (0, 1) needs
 // the recurrence (the same operations as above, so the same values).
-template <int B>
-KOKKOS_FUNCTION void chunk_transfers(const PowerSumsScan& scan, const double (&x)[B], int begin,
-                                     int end, Transfer<double> (&m)[B]) {
+template <int B, class W>
+KOKKOS_FUNCTION void chunk_transfers(const PowerSumsScan<W>& scan, const double (&x)[B], int begin,
+                                     int end, Transfer<W> (&m)[B]) {
   bool every_step = false;
-  Scaled<double> b[B];
+  Scaled<W> b[B];
   for (int r = 0; r < B; ++r) {
     b[r]       = {0, 1, 0};
     every_step = every_step || scan.checks_every_step(x[r]);
   }
-  for_steps<true, deep_lookahead<PowerSumsScan>>(
+  for_steps<true, deep_lookahead<PowerSumsScan<W>>>(
       scan, begin, end, every_step,
-      [&](int, PowerSumsScan::step_type k, auto block) {
+      [&](int, typename PowerSumsScan<W>::step_type k, auto block) {
         for (int r = 0; r < B; ++r) scan.advance(x[r], k, b[r], block);
       },
       [&] {

@@ -191,18 +191,27 @@ KOKKOS_FORCEINLINE_FUNCTION void scan_fill(const Scan& scan, double x, const Sli
 }
 
 // PowerSums as a linear recurrence: (s_n, x^(n+1)), s_{n+1} = s_n + x x^(n+1),
-// summed in double whatever V holds. Its steps need nothing loaded; one grows
-// the state by at most 1 + |x|.
+// in W: double (recur::Accurate, and double results) or float (recur::Fast
+// for float results, x rounded to float as three-term families' Fast rows
+// round it). Its steps need nothing loaded; one grows the state by at most
+// 1 + |x|: rows are checked every 32 steps in double where |x| <= 2^16
+// ((1 + 2^16)^32 2^256 < 2^1024), every 8 in float where |x| <= 2^7
+// (129^8 2^60 < 2^117 < float's 2^128), else after every step. It is also
+// the kernel make_kernel (three_term.hpp) gives for PowerSums: fill() as
+// every kernel's (the derivative summed in double whatever W is).
+template <class W>
 struct PowerSumsScan {
+  static_assert(std::is_same_v<W, double> || std::is_same_v<W, float>,
+                "recur: power sums run in double or float");
   struct Nothing {};
-  using number_type = double;
-  using state_type  = Scaled<double>;
+  using number_type = W;
+  using state_type  = Scaled<W>;
   using step_type   = Nothing;
   static constexpr int lookahead    = 1;
-  static constexpr int check_period = 32;
+  static constexpr int check_period = std::is_same_v<W, float> ? 8 : 32;
   KOKKOS_FUNCTION void start(double x, state_type& s) const {
-    s.u0 = in_domain<double>(x) ? x : not_a_number<double>();
-    s.u1 = x;
+    s.u0 = in_domain<W>(x) ? W(x) : not_a_number<W>();
+    s.u1 = W(x);
     s.e  = 0;
   }
   KOKKOS_FORCEINLINE_FUNCTION step_type load(int) const { return {}; }
@@ -210,18 +219,51 @@ struct PowerSumsScan {
   // contract it chose differently in different kernels on the H200, and a
   // row's bits then depended on the policy).
   template <class Tag = BlockTag<false, false>>
-  KOKKOS_FORCEINLINE_FUNCTION void advance(double x, step_type, state_type& s, Tag = {}) const {
-    const double power = s.u1 * x;
-    s.u0               = multiply_add(s.u1, x, s.u0);
-    s.u1               = power;
+  KOKKOS_FORCEINLINE_FUNCTION void advance(double x_in, step_type, state_type& s, Tag = {}) const {
+    const W x     = W(x_in);
+    const W power = s.u1 * x;
+    s.u0          = multiply_add(s.u1, x, s.u0);
+    s.u1          = power;
   }
   KOKKOS_FORCEINLINE_FUNCTION static bool checks_every_step(double x) {
-    return !(kokkos_math::fabs(x) <= 0x1p16);
+    return !(kokkos_math::fabs(x) <= (std::is_same_v<W, float> ? 0x1p7 : 0x1p16));
   }
   KOKKOS_FORCEINLINE_FUNCTION static double output(const state_type& s) {
     return scaled_value(s.u0, s.e);
   }
+
+  template <class T>
+  KOKKOS_FUNCTION void fill(double x, const Slice<T>& s) const {
+    scan_fill(*this, x, s);
+  }
+  // d/dx: 1 + 2x + ... + (n+1) x^n, in double, in the same pass as the values
+  // (the four running numbers share one binary exponent); in float the
+  // values are those of fill(x, s), bit for bit, and the pass writes dV only.
+  template <class T>
+  KOKKOS_FUNCTION void fill(double x, const Slice<T>& s, const Slice<T>& ds) const {
+    constexpr bool values = std::is_same_v<W, double>;
+    if constexpr (!values) fill(x, s);
+    const bool valid  = in_domain<W>(x);  // (Fast float: |x| <= 2^64)
+    double power      = valid ? x : not_a_number<double>();  // x^(n+1)
+    double power_less = valid ? 1 : not_a_number<double>();  // x^n
+    double sum = 0, dsum = 0;
+    int e = 0;
+    for (int n = 0; n < ds.size(); ++n) {
+      sum += power;
+      dsum += (n + 1) * power_less;
+      if constexpr (values) s(n) = T(scaled_value(sum, e));
+      ds(n)      = T(scaled_value(dsum, e));
+      power_less = power;
+      power *= x;
+      keep_together_in_range(e, largest(power, dsum), power, power_less, sum, dsum);
+    }
+  }
 };
+
+template <class Kernel>
+struct is_power_sums : std::false_type {};
+template <class W>
+struct is_power_sums<PowerSumsScan<W>> : std::true_type {};
 
 }  // namespace recur::impl
 

@@ -140,7 +140,7 @@ struct SeriesFunctor {
     const auto column         = [&](int n) { return entry(C, n, k); };
     double xs[B], y[B], dy[B];
     for (int r = 0; r < B; ++r) xs[r] = r < lanes ? double(x(i0 + r)) : 0.0;
-    if constexpr (std::is_same_v<Kernel, PowerSums>) {
+    if constexpr (is_power_sums<Kernel>::value) {
       for (int r = 0; r < lanes; ++r)
         power_series(xs[r], column, N, y[r], derivative ? &dy[r] : nullptr);
     } else {

@@ -274,12 +274,18 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
   return {table, flags.large, flags.zero_b};
 }
 
-// What runs per x for `family` with N terms in precision T: a direct family
-// runs as it is; a three-term family gets its coefficient table (tabulated on
-// the host, then in the working number of Precision, and kept between calls).
+// What runs per x for `family` with N terms in precision T: PowerSums its
+// scan form in double, or in float for float results with Fast; another
+// direct family as it is; a three-term family gets its coefficient table
+// (tabulated on the host, then in the working number of Precision, and kept
+// between calls).
 template <class T, class Precision = Accurate, class ExecSpace, class Family>
 auto make_kernel(const ExecSpace& space, const Family& family, int N) {
-  if constexpr (is_direct_family<Family, T>::value) {
+  if constexpr (std::is_same_v<Family, PowerSums>) {
+    (void)space, (void)family, (void)N;
+    return PowerSumsScan<std::conditional_t<std::is_same_v<working_t<T, Precision>, float>, float,
+                                            double>>{};
+  } else if constexpr (is_direct_family<Family, T>::value) {
     (void)space;
     (void)N;
     return family;
