@@ -200,10 +200,9 @@ TYPED_TEST(Reference, ScanAlongNMatchesMpmathUpToN2000) {
   check_against_references<TypeParam>(Mode::Scan);
 }
 
-// recur::Fast: plain double arithmetic, whose rounding errors grow with n
-// (like n^2 near x = ±1 for the Jacobi-type families); float results are
-// computed as with Accurate (recur::Fast's documentation), so they meet the
-// same bound.
+// recur::Fast: plain arithmetic in V's own type, whose rounding errors grow
+// with n (like n^2 near x = ±1 for the Jacobi-type families), held to
+// fast_tolerance.
 TYPED_TEST(Reference, FastMatchesMpmathWithinItsBoundUpToN2000) {
   check_against_references<TypeParam>(Mode::Fast);
 }

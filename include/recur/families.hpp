@@ -151,10 +151,9 @@ struct Normalized : Family {
 };
 
 /// Partial power sums, the seed's first example:
-/// V(i, n) = x_i + x_i^2 + ... + x_i^(n+1). Summed in double (near x = -1 the
-/// sum cancels: in float the error reaches 1e-4 of the row's scale by
-/// n = 16), except with recur::Fast for float results, where it is summed in
-/// float; x taken at its own precision (Fast float: rounded to float), with
+/// V(i, n) = x_i + x_i^2 + ... + x_i^(n+1). Summed in double, except with
+/// recur::Fast for float results, where it is summed in float (errors per N in
+/// docs/accuracy.md); x taken at its own precision (Fast float: rounded to float), with
 /// the binary exponent of impl::Scaled once sums pass 2^256 (float: 2^60).
 /// Derivatives are summed in double either way.
 struct PowerSums {

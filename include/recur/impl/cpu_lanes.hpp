@@ -750,13 +750,15 @@ __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, c
             }
           });
         }
-        if (col > 0 && col % P == 0) set.drop_tiny_powers();
-        if (col > 0 && col % P == 0 && set.over()) {  // the check, before the column is stored
-          if constexpr (Set::scales) {
-            set.template scale<0>();
-            scaled = power_factors(set.ev[0], factor);
-          } else if (col < stop) {
-            stop = col;
+        if (col > 0 && col % P == 0) {  // the check, before the column is stored
+          set.drop_tiny_powers();
+          if (set.over()) {
+            if constexpr (Set::scales) {
+              set.template scale<0>();
+              scaled = power_factors(set.ev[0], factor);
+            } else if (col < stop) {
+              stop = col;
+            }
           }
         }
         // Column col of the unit's rows as T.
