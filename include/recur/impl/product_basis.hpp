@@ -80,6 +80,13 @@ struct ProductBasisData {
   int roots = 0, root_column = -1;
   bool walkable = false, closed = false;
   int terms = 0;  // all dimensions' terms, the tables per sample
+  // The lookups (ProductStructure): lookup_table (the slots' tables),
+  // lookup_offset (chunks + 1) and lookup; lookups = false where the set
+  // has none.
+  Kokkos::View<int*, MemorySpace> lookup_table, lookup_offset;
+  Kokkos::View<std::int32_t*, MemorySpace> lookup;
+  int lookup_base = 0;
+  bool lookups = false;
 };
 
 // The set's multi-indices as the kernels read them (ProductBasisData's
@@ -114,6 +121,22 @@ struct ProductStructure {
   std::vector<std::uint64_t> program;
   int roots = 0, root_column = -1;
   bool closed = false;
+  // The lookups (rows made by ProductBasisFunctor::host_lookup_rows, on
+  // CPUs with AVX-512 for float tables): the tables a sample's values read
+  // (every recipe's factors, the base and the table of ones), where they
+  // are at most lookup_slots, as the slots of one vector pair;
+  // lookup_table[q] is slot q's table (the ones where unused), lookup_base
+  // the base's slot. The functions in chunks of lookup_width: chunk c has
+  // lookup_offset[c + 1] - lookup_offset[c] factors (the most of its
+  // functions'), and factor f of its functions is in the slots
+  // lookup[lookup_width * (lookup_offset[c] + f) ...] (the ones where a
+  // function has fewer factors, and for the chunk's functions past P): the
+  // recipes' products, in their order. Empty where the set has no recipes
+  // or its tables take more slots.
+  static constexpr int lookup_slots = 32, lookup_width = 16;
+  std::vector<int> lookup_table, lookup_offset;
+  std::vector<std::int32_t> lookup;
+  int lookup_base = 0;
 
   explicit ProductStructure(const MultiIndexSet& set) {
     const int d = set.dimension(), P = set.size();
@@ -169,9 +192,42 @@ struct ProductStructure {
       }
     }
     if (most <= max_depth && ones <= 0xffff && std::int64_t(P) < 0xffffffffLL) make_program(P);
+    if (words > 0) make_lookups(P, ones);
   }
 
  private:
+  void make_lookups(int P, int ones) {
+    std::vector<int> slot(std::size_t(ones) + 1, -1);  // a table's slot
+    std::vector<int> table{ones, ones - 1};             // the ones, the base
+    for (const int t : factor_term)
+      if (slot[std::size_t(t)] < 0) {
+        slot[std::size_t(t)] = 0;
+        table.push_back(t);
+      }
+    if (table.size() > std::size_t(lookup_slots)) return;
+    std::sort(table.begin() + 2, table.end());
+    for (std::size_t q = 0; q < table.size(); ++q) slot[std::size_t(table[q])] = int(q);
+    lookup_base = 1;
+    table.resize(std::size_t(lookup_slots), ones);
+    lookup_table = table;
+    const int chunks = (P + lookup_width - 1) / lookup_width;
+    lookup_offset.assign(1, 0);
+    for (int c = 0; c < chunks; ++c) {
+      const int j0 = c * lookup_width, j1 = std::min(P, j0 + lookup_width);
+      std::int64_t factors = 0;
+      for (int j = j0; j < j1; ++j)
+        factors = std::max(factors, factor_offset[std::size_t(j) + 1] - factor_offset[std::size_t(j)]);
+      for (std::int64_t f = 0; f < factors; ++f)
+        for (int j = j0; j < j0 + lookup_width; ++j) {
+          const std::int64_t e = j < j1 ? factor_offset[std::size_t(j)] + f : 0;
+          lookup.push_back(j < j1 && e < factor_offset[std::size_t(j) + 1]
+                               ? slot[std::size_t(factor_term[std::size_t(e)])]
+                               : 0);
+        }
+      lookup_offset.push_back(lookup_offset.back() + int(factors));
+    }
+  }
+
   void make_program(int P) {
     // The trie: node 0 the root; children in order of first appearance.
     struct Node {
@@ -256,7 +312,8 @@ ProductBasisData<W, typename ExecSpace::memory_space> make_product_basis_data(
                             reserve(zero_b),               reserve(structure.factor_offset),
                             reserve(structure.factor_term), reserve(structure.factor_dim),
                             reserve(structure.parent),      reserve(structure.recipe),
-                            reserve(structure.program)};
+                            reserve(structure.program),     reserve(structure.lookup_table),
+                            reserve(structure.lookup_offset), reserve(structure.lookup)};
   std::vector<char> host(bytes);
   for (std::size_t a = 0; a < arrays.size(); ++a)
     if (arrays[a].second > 0) std::memcpy(host.data() + at[a], arrays[a].first, arrays[a].second);
@@ -282,11 +339,16 @@ ProductBasisData<W, typename ExecSpace::memory_space> make_product_basis_data(
   place(data.parent, structure.parent);
   place(data.recipe, structure.recipe);
   place(data.program, structure.program);
+  place(data.lookup_table, structure.lookup_table);
+  place(data.lookup_offset, structure.lookup_offset);
+  place(data.lookup, structure.lookup);
   data.words       = structure.words;
   data.roots       = structure.roots;
   data.root_column = structure.root_column;
   data.walkable    = !structure.program.empty();
   data.closed      = structure.closed;
+  data.lookup_base = structure.lookup_base;
+  data.lookups     = !structure.lookup_table.empty();
   // The host buffer must outlive the (possibly asynchronous) copy.
   fence(space, "recur::evaluate: product basis upload");
   return data;
@@ -1071,12 +1133,29 @@ struct ProductBasisFunctor {
     return false;
 #endif
   }
+  // Whether a CPU thread's rows are made by lookups (host_lookup_rows):
+  // float tables and results (recur::Fast), a build with AVX-512 and a
+  // basis with lookups (ProductStructure); else by the walk.
+#if defined(RECUR_IMPL_CPU_LANES) && defined(__AVX512F__)
+  static constexpr bool may_look_up = std::is_same_v<S, float> && std::is_same_v<T, float>;
+#else
+  static constexpr bool may_look_up = false;
+#endif
+  bool looks_up() const { return may_look_up && tables.data.lookups; }
+  static constexpr int lookup_samples = ProductStructure::lookup_width;  // a group's rows
+  static std::size_t lookup_scratch(int P) {
+    return sizeof(float) * (std::size_t(lookup_samples) * (ProductStructure::lookup_slots + std::size_t(P)) +
+                            ProductStructure::lookup_width) +
+           128;
+  }
   // Scratch of host_walk_rows past the tables: a group's values (P rounded
-  // up to `unit` functions, x host_walk_samples), a unit's rows and a line.
+  // up to `unit` functions, x host_walk_samples), a unit's rows and a line;
+  // at least what host_lookup_rows takes.
   static constexpr int unit = 32 / sizeof(T);  // rows of a unit: one vector of T
   static std::size_t rows_scratch(int P) {
     const std::size_t functions = std::size_t(P + unit - 1) / unit * unit;
-    return sizeof(T) * (Tables::host_walk_samples * functions + unit * std::size_t(P) + 64) + 128;
+    return std::max(sizeof(T) * (Tables::host_walk_samples * functions + unit * std::size_t(P) + 64) + 128,
+                    may_look_up ? lookup_scratch(P) : 0);
   }
 #ifdef RECUR_IMPL_CPU_LANES
   // The width of the walk's vectors (host_walk): 8 floats; 8 doubles
@@ -1185,6 +1264,79 @@ struct ProductBasisFunctor {
       for (int j = 0; j < P; ++j) Psi(first + b, j) = T(tables.value(table, b, j, base));
     }
     if (stream) _mm_sfence();  // the streamed stores, ordered before the kernel ends
+  }
+
+  // A CPU thread's block of rows one after the other (LayoutRight) by
+  // lookups, where looks_up(): 16 samples at a time. Their entries of the
+  // tables a value reads (at most 32: ProductStructure's slots) are turned
+  // into one row of 32 floats a sample; then each run of 16 functions of a
+  // sample is its base times, for each factor of the run's recipes, the 16
+  // entries one in-register lookup (vpermi2ps) takes from that row: the
+  // recipes' products in their order, the walk's values bit for bit, in 4
+  // lookups and multiplies for 16 values at d = 5, p = 4, where the walk
+  // spends a multiply a value and then turns its columns into rows. Each
+  // run goes to a staging buffer that holds the group's rows as they lie
+  // in Psi (16 rows of floats are whole cache lines), and the lines a row
+  // completes are stored at once, streamed where Psi is large: stores
+  // spread between the arithmetic, not in bursts after it.
+  void host_lookup_rows(const typename Tables::team_member& team, const typename Tables::ScratchView& table,
+                        std::int64_t first, int count) const {
+#if defined(__AVX512F__)
+    if constexpr (may_look_up) {
+      constexpr int n = lookup_samples, slots = ProductStructure::lookup_slots;
+      constexpr int width = ProductStructure::lookup_width;
+      const int P       = this->P;
+      const int chunks  = (P + width - 1) / width;
+      auto& scratch     = team.team_scratch(tables.level);
+      float* const rows = static_cast<float*>(scratch.get_shmem_aligned(sizeof(float) * n * slots, 64));
+      float* const stage =
+          static_cast<float*>(scratch.get_shmem_aligned(sizeof(float) * (std::size_t(n) * P + width), 64));
+      const bool stream = Psi.span() * sizeof(T) >= stream_bytes &&
+                          reinterpret_cast<std::uintptr_t>(Psi.data()) % 64 == 0;
+      const std::ptrdiff_t pitch    = tables.pitch();
+      const int* const slot_table   = tables.data.lookup_table.data();
+      const int* const offset       = tables.data.lookup_offset.data();
+      const std::int32_t* const lookup = tables.data.lookup.data();
+      const int base_slot           = tables.data.lookup_base;
+      int b = 0;
+      for (; b + n <= count; b += n) {
+        // rows[s * slots + q] = sample b + s's entry of slot q's table
+        for (int g = 0; g < slots; g += 8)
+          for (int h = 0; h < n; h += 8) {
+            __m256 r[8];
+            for (int k = 0; k < 8; ++k)
+              r[k] = _mm256_loadu_ps(table.data() + slot_table[g + k] * pitch + b + h);
+            cpu_lanes::transpose(r);
+            for (int k = 0; k < 8; ++k) _mm256_store_ps(rows + (h + k) * slots + g, r[k]);
+          }
+        T* const out         = &Psi(first + b, 0);
+        std::size_t streamed = 0;
+        for (int s = 0; s < n; ++s) {
+          const float* const at = rows + s * slots;
+          const __m512 low = _mm512_load_ps(at), high = _mm512_load_ps(at + 16);
+          const __m512 base = _mm512_set1_ps(at[base_slot]);
+          float* const row  = stage + std::size_t(s) * P;
+          for (int c = 0; c < chunks; ++c) {
+            __m512 v = base;
+            for (int f = offset[c]; f < offset[c + 1]; ++f)
+              v = _mm512_mul_ps(v, _mm512_permutex2var_ps(low, _mm512_loadu_si512(lookup + width * f), high));
+            _mm512_storeu_ps(row + width * c, v);  // (past the row: the next row's, or the slack)
+          }
+          // The lines before the next row's first value are whole: stored now.
+          const std::size_t whole = s + 1 < n ? std::size_t(s + 1) * P / width * width : std::size_t(n) * P;
+          copy_out(out + streamed, stage + streamed, whole - streamed, stream);
+          streamed = whole;
+        }
+      }
+      for (; b < count; ++b) {  // the last samples, one at a time
+        const S base = tables.base_of(table, b);
+        for (int j = 0; j < P; ++j) Psi(first + b, j) = T(tables.value(table, b, j, base));
+      }
+      if (stream) _mm_sfence();  // the streamed stores, ordered before the kernel ends
+    }
+#else
+    (void)team, (void)table, (void)first, (void)count;
+#endif
   }
 #endif
 
@@ -1335,7 +1487,11 @@ struct ProductBasisFunctor {
 #ifdef RECUR_IMPL_CPU_LANES
       if (tables.walks) {
         if (host_walks_rows(Psi, P)) {
-          host_walk_rows(team, table, program, first, count);
+          if (looks_up()) {
+            host_lookup_rows(team, table, first, count);
+          } else {
+            host_walk_rows(team, table, program, first, count);
+          }
           return;
         }
         if constexpr (may_walk) {
