@@ -80,13 +80,11 @@ struct ProductBasisData {
   int roots = 0, root_column = -1;
   bool walkable = false, closed = false;
   int terms = 0;  // all dimensions' terms, the tables per sample
-  // The lookups (ProductStructure): lookup_table (the slots' tables),
-  // lookup_offset (chunks + 1) and lookup; lookups = false where the set
-  // has none.
-  Kokkos::View<int*, MemorySpace> lookup_table, lookup_offset;
+  // The lookups (ProductStructure): lookup_table (the slots' tables) and
+  // lookup; lookup_factors = 0 where the set has none.
+  Kokkos::View<int*, MemorySpace> lookup_table;
   Kokkos::View<std::int32_t*, MemorySpace> lookup;
-  int lookup_base = 0;
-  bool lookups = false;
+  int lookup_base = 0, lookup_factors = 0;
 };
 
 // The set's multi-indices as the kernels read them (ProductBasisData's
@@ -126,17 +124,16 @@ struct ProductStructure {
   // (every recipe's factors, the base and the table of ones), where they
   // are at most lookup_slots, as the slots of one vector pair;
   // lookup_table[q] is slot q's table (the ones where unused), lookup_base
-  // the base's slot. The functions in chunks of lookup_width: chunk c has
-  // lookup_offset[c + 1] - lookup_offset[c] factors (the most of its
-  // functions'), and factor f of its functions is in the slots
-  // lookup[lookup_width * (lookup_offset[c] + f) ...] (the ones where a
-  // function has fewer factors, and for the chunk's functions past P): the
-  // recipes' products, in their order. Empty where the set has no recipes
-  // or its tables take more slots.
+  // the base's slot. The functions in chunks of lookup_width, each with
+  // lookup_factors factors (the most of any function's): factor f of chunk
+  // c's functions is in the slots lookup[lookup_width * (c * lookup_factors
+  // + f) ...] (the ones where a function has fewer factors, and for the
+  // chunk's functions past P): the recipes' products, in their order.
+  // Empty where the set has no recipes or its tables take more slots.
   static constexpr int lookup_slots = 32, lookup_width = 16;
-  std::vector<int> lookup_table, lookup_offset;
+  std::vector<int> lookup_table;
   std::vector<std::int32_t> lookup;
-  int lookup_base = 0;
+  int lookup_base = 0, lookup_factors = 0;
 
   explicit ProductStructure(const MultiIndexSet& set) {
     const int d = set.dimension(), P = set.size();
@@ -192,11 +189,11 @@ struct ProductStructure {
       }
     }
     if (most <= max_depth && ones <= 0xffff && std::int64_t(P) < 0xffffffffLL) make_program(P);
-    if (words > 0) make_lookups(P, ones);
+    if (words > 0) make_lookups(P, ones, most);
   }
 
  private:
-  void make_lookups(int P, int ones) {
+  void make_lookups(int P, int ones, int most) {
     std::vector<int> slot(std::size_t(ones) + 1, -1);  // a table's slot
     std::vector<int> table{ones, ones - 1};             // the ones, the base
     for (const int t : factor_term)
@@ -210,22 +207,16 @@ struct ProductStructure {
     lookup_base = 1;
     table.resize(std::size_t(lookup_slots), ones);
     lookup_table = table;
+    lookup_factors = std::max(most, 1);
     const int chunks = (P + lookup_width - 1) / lookup_width;
-    lookup_offset.assign(1, 0);
-    for (int c = 0; c < chunks; ++c) {
-      const int j0 = c * lookup_width, j1 = std::min(P, j0 + lookup_width);
-      std::int64_t factors = 0;
-      for (int j = j0; j < j1; ++j)
-        factors = std::max(factors, factor_offset[std::size_t(j) + 1] - factor_offset[std::size_t(j)]);
-      for (std::int64_t f = 0; f < factors; ++f)
-        for (int j = j0; j < j0 + lookup_width; ++j) {
-          const std::int64_t e = j < j1 ? factor_offset[std::size_t(j)] + f : 0;
-          lookup.push_back(j < j1 && e < factor_offset[std::size_t(j) + 1]
+    for (int c = 0; c < chunks; ++c)
+      for (int f = 0; f < lookup_factors; ++f)
+        for (int j = c * lookup_width; j < (c + 1) * lookup_width; ++j) {
+          const std::int64_t e = j < P ? factor_offset[std::size_t(j)] + f : 0;
+          lookup.push_back(j < P && e < factor_offset[std::size_t(j) + 1]
                                ? slot[std::size_t(factor_term[std::size_t(e)])]
                                : 0);
         }
-      lookup_offset.push_back(lookup_offset.back() + int(factors));
-    }
   }
 
   void make_program(int P) {
@@ -313,7 +304,7 @@ ProductBasisData<W, typename ExecSpace::memory_space> make_product_basis_data(
                             reserve(structure.factor_term), reserve(structure.factor_dim),
                             reserve(structure.parent),      reserve(structure.recipe),
                             reserve(structure.program),     reserve(structure.lookup_table),
-                            reserve(structure.lookup_offset), reserve(structure.lookup)};
+                            reserve(structure.lookup)};
   std::vector<char> host(bytes);
   for (std::size_t a = 0; a < arrays.size(); ++a)
     if (arrays[a].second > 0) std::memcpy(host.data() + at[a], arrays[a].first, arrays[a].second);
@@ -340,7 +331,6 @@ ProductBasisData<W, typename ExecSpace::memory_space> make_product_basis_data(
   place(data.recipe, structure.recipe);
   place(data.program, structure.program);
   place(data.lookup_table, structure.lookup_table);
-  place(data.lookup_offset, structure.lookup_offset);
   place(data.lookup, structure.lookup);
   data.words       = structure.words;
   data.roots       = structure.roots;
@@ -348,7 +338,7 @@ ProductBasisData<W, typename ExecSpace::memory_space> make_product_basis_data(
   data.walkable    = !structure.program.empty();
   data.closed      = structure.closed;
   data.lookup_base = structure.lookup_base;
-  data.lookups     = !structure.lookup_table.empty();
+  data.lookup_factors = structure.lookup_table.empty() ? 0 : structure.lookup_factors;
   // The host buffer must outlive the (possibly asynchronous) copy.
   fence(space, "recur::evaluate: product basis upload");
   return data;
@@ -1141,7 +1131,7 @@ struct ProductBasisFunctor {
 #else
   static constexpr bool may_look_up = false;
 #endif
-  bool looks_up() const { return may_look_up && tables.data.lookups; }
+  bool looks_up() const { return may_look_up && tables.data.lookup_factors > 0; }
   static constexpr int lookup_samples = ProductStructure::lookup_width;  // a group's rows
   static std::size_t lookup_scratch(int P) {
     return sizeof(float) * (std::size_t(lookup_samples) * (ProductStructure::lookup_slots + std::size_t(P)) +
@@ -1293,40 +1283,62 @@ struct ProductBasisFunctor {
           static_cast<float*>(scratch.get_shmem_aligned(sizeof(float) * (std::size_t(n) * P + width), 64));
       const bool stream = Psi.span() * sizeof(T) >= stream_bytes &&
                           reinterpret_cast<std::uintptr_t>(Psi.data()) % 64 == 0;
-      const std::ptrdiff_t pitch    = tables.pitch();
-      const int* const slot_table   = tables.data.lookup_table.data();
-      const int* const offset       = tables.data.lookup_offset.data();
+      const std::ptrdiff_t pitch       = tables.pitch();
+      const int* const slot_table      = tables.data.lookup_table.data();
       const std::int32_t* const lookup = tables.data.lookup.data();
-      const int base_slot           = tables.data.lookup_base;
-      int b = 0;
-      for (; b + n <= count; b += n) {
-        // rows[s * slots + q] = sample b + s's entry of slot q's table
-        for (int g = 0; g < slots; g += 8)
-          for (int h = 0; h < n; h += 8) {
-            __m256 r[8];
-            for (int k = 0; k < 8; ++k)
-              r[k] = _mm256_loadu_ps(table.data() + slot_table[g + k] * pitch + b + h);
-            cpu_lanes::transpose(r);
-            for (int k = 0; k < 8; ++k) _mm256_store_ps(rows + (h + k) * slots + g, r[k]);
+      const int base_slot              = tables.data.lookup_base;
+      int b                            = 0;
+      // Every chunk with the basis' most factors (ones past a function's
+      // own), a number known to the compiler: the loops unrolled.
+      const auto groups = [&](auto factors) RECUR_LANES_INLINE {
+        constexpr int F = decltype(factors)::value;
+        for (; b + n <= count; b += n) {
+          // rows[s * slots + q] = sample b + s's entry of slot q's table
+          for (int g = 0; g < slots; g += 8)
+            for (int h = 0; h < n; h += 8) {
+              __m256 r[8];
+              for (int k = 0; k < 8; ++k)
+                r[k] = _mm256_loadu_ps(table.data() + slot_table[g + k] * pitch + b + h);
+              cpu_lanes::transpose(r);
+              for (int k = 0; k < 8; ++k) _mm256_store_ps(rows + (h + k) * slots + g, r[k]);
+            }
+          T* const out         = &Psi(first + b, 0);  // (aligned to 64 bytes where `stream`)
+          std::size_t streamed = 0;
+          for (int s = 0; s < n; ++s) {
+            const float* const at = rows + s * slots;
+            const __m512 low = _mm512_load_ps(at), high = _mm512_load_ps(at + 16);
+            const __m512 base = _mm512_set1_ps(at[base_slot]);
+            float* const row  = stage + std::size_t(s) * P;
+            const std::int32_t* index = lookup;
+            for (int c = 0; c < chunks; ++c, index += F * width) {
+              __m512 v = base;
+              cpu_lanes::each<F>([&](auto f) RECUR_LANES_INLINE {
+                v = _mm512_mul_ps(v, _mm512_permutex2var_ps(low, _mm512_loadu_si512(index + width * f), high));
+              });
+              _mm512_storeu_ps(row + width * c, v);  // (past the row: the next row's, or the slack)
+            }
+            // The lines before the next row's first value are whole: stored
+            // now (16 rows are whole lines).
+            const std::size_t whole = s + 1 < n ? std::size_t(s + 1) * P / width * width : std::size_t(n) * P;
+            if (stream) {
+              for (std::size_t q = streamed; q < whole; q += width)
+                _mm512_stream_ps(out + q, _mm512_load_ps(stage + q));
+            } else {
+              copy_out(out + streamed, stage + streamed, whole - streamed, false);
+            }
+            streamed = whole;
           }
-        T* const out         = &Psi(first + b, 0);
-        std::size_t streamed = 0;
-        for (int s = 0; s < n; ++s) {
-          const float* const at = rows + s * slots;
-          const __m512 low = _mm512_load_ps(at), high = _mm512_load_ps(at + 16);
-          const __m512 base = _mm512_set1_ps(at[base_slot]);
-          float* const row  = stage + std::size_t(s) * P;
-          for (int c = 0; c < chunks; ++c) {
-            __m512 v = base;
-            for (int f = offset[c]; f < offset[c + 1]; ++f)
-              v = _mm512_mul_ps(v, _mm512_permutex2var_ps(low, _mm512_loadu_si512(lookup + width * f), high));
-            _mm512_storeu_ps(row + width * c, v);  // (past the row: the next row's, or the slack)
-          }
-          // The lines before the next row's first value are whole: stored now.
-          const std::size_t whole = s + 1 < n ? std::size_t(s + 1) * P / width * width : std::size_t(n) * P;
-          copy_out(out + streamed, stage + streamed, whole - streamed, stream);
-          streamed = whole;
         }
+      };
+      switch (tables.data.lookup_factors) {
+        case 1: groups(std::integral_constant<int, 1>{}); break;
+        case 2: groups(std::integral_constant<int, 2>{}); break;
+        case 3: groups(std::integral_constant<int, 3>{}); break;
+        case 4: groups(std::integral_constant<int, 4>{}); break;
+        case 5: groups(std::integral_constant<int, 5>{}); break;
+        case 6: groups(std::integral_constant<int, 6>{}); break;
+        case 7: groups(std::integral_constant<int, 7>{}); break;
+        default: groups(std::integral_constant<int, 8>{}); break;  // (recipes have at most 8)
       }
       for (; b < count; ++b) {  // the last samples, one at a time
         const S base = tables.base_of(table, b);
