@@ -25,7 +25,9 @@
 //    (ProductTables::host_walk): columns stored as each function's values
 //    are made (ProductBasisFunctor::host_walk_block), rows turned in
 //    registers a vector of rows at a time through an L1 buffer
-//    (host_walk_rows); elsewhere every function's values of the block, each
+//    (host_walk_rows), or, for float tables where the build has AVX-512,
+//    made a sample at a time by in-register lookups of its table entries
+//    (host_lookup_rows); elsewhere every function's values of the block, each
 //    from its parent's with one multiply (ProductTables::product), in runs
 //    over the samples that vectorize (host_block). Streamed for large
 //    outputs.
