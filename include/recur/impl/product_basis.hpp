@@ -86,7 +86,7 @@ struct ProductBasisData {
   // lookup; lookup_factors = 0 where the set has none.
   Kokkos::View<int*, MemorySpace> lookup_table;
   Kokkos::View<std::int32_t*, MemorySpace> lookup;
-  int lookup_base = 0, lookup_factors = 0;
+  int lookup_factors = 0;
 };
 
 // The set's multi-indices as the kernels read them (ProductBasisData's
@@ -125,17 +125,17 @@ struct ProductStructure {
   // CPUs with AVX-512 for float tables): the tables a sample's values read
   // (every recipe's factors, the base and the table of ones), where they
   // are at most lookup_slots, as the slots of one vector pair;
-  // lookup_table[q] is slot q's table (the ones where unused), lookup_base
-  // the base's slot. The functions in chunks of lookup_width, each with
+  // lookup_table[q] is slot q's table: slot 0 the ones (also where unused),
+  // slot lookup_base the base. The functions in chunks of lookup_width, each with
   // lookup_factors factors (the most of any function's): factor f of chunk
   // c's functions is in the slots lookup[lookup_width * (c * lookup_factors
   // + f) ...] (the ones where a function has fewer factors, and for the
   // chunk's functions past P): the recipes' products, in their order.
   // Empty where the set has no recipes or its tables take more slots.
-  static constexpr int lookup_slots = 32, lookup_width = 16;
+  static constexpr int lookup_slots = 32, lookup_width = 16, lookup_base = 1;
   std::vector<int> lookup_table;
   std::vector<std::int32_t> lookup;
-  int lookup_base = 0, lookup_factors = 0;
+  int lookup_factors = 0;
 
   explicit ProductStructure(const MultiIndexSet& set) {
     const int d = set.dimension(), P = set.size();
@@ -206,7 +206,6 @@ struct ProductStructure {
     if (table.size() > std::size_t(lookup_slots)) return;
     std::sort(table.begin() + 2, table.end());
     for (std::size_t q = 0; q < table.size(); ++q) slot[std::size_t(table[q])] = int(q);
-    lookup_base = 1;
     table.resize(std::size_t(lookup_slots), ones);
     lookup_table = table;
     lookup_factors = std::max(most, 1);
@@ -339,7 +338,6 @@ ProductBasisData<W, typename ExecSpace::memory_space> make_product_basis_data(
   data.root_column = structure.root_column;
   data.walkable    = !structure.program.empty();
   data.closed      = structure.closed;
-  data.lookup_base = structure.lookup_base;
   data.lookup_factors = structure.lookup_table.empty() ? 0 : structure.lookup_factors;
   // The host buffer must outlive the (possibly asynchronous) copy.
   fence(space, "recur::evaluate: product basis upload");
@@ -1177,6 +1175,15 @@ struct ProductBasisFunctor {
   // chain (host_block) wrote every value to a scratch buffer first and read
   // it back: plain stores beside the streamed ones, which this CPU takes
   // slowly (docs/multivariate.md, "CPU, 2026-12-04, evening").
+  // Samples b .. count - 1 of a CPU thread's block, one at a time (those
+  // the walks and the lookups leave: fewer than a group).
+  void host_last_samples(const typename Tables::ScratchView& table, std::int64_t first, int b,
+                         int count) const {
+    for (; b < count; ++b) {
+      const S base = tables.base_of(table, b);
+      for (int j = 0; j < P; ++j) Psi(first + b, j) = T(tables.value(table, b, j, base));
+    }
+  }
   static constexpr std::size_t columns_stream_bytes = std::size_t(128) << 10;
   void host_walk_block(const typename Tables::ScratchView& table, const std::uint64_t* program,
                        std::int64_t first, int count) const {
@@ -1192,10 +1199,7 @@ struct ProductBasisFunctor {
         put_values(out + std::ptrdiff_t(function - 1) * ld, v, stream);
       });
     }
-    for (; b < count; ++b) {  // the last samples, one at a time
-      const S base = tables.base_of(table, b);
-      for (int j = 0; j < P; ++j) Psi(first + b, j) = T(tables.value(table, b, j, base));
-    }
+    host_last_samples(table, first, b, count);
     if (stream) _mm_sfence();  // the streamed stores, ordered before the kernel ends
   }
 
@@ -1251,10 +1255,7 @@ struct ProductBasisFunctor {
         for (std::size_t i = 0; i < ahead; ++i) stage[i] = stage[done + i];
       }
     }
-    for (; b < count; ++b) {  // the last samples, one at a time
-      const S base = tables.base_of(table, b);
-      for (int j = 0; j < P; ++j) Psi(first + b, j) = T(tables.value(table, b, j, base));
-    }
+    host_last_samples(table, first, b, count);
     if (stream) _mm_sfence();  // the streamed stores, ordered before the kernel ends
   }
 
@@ -1288,7 +1289,6 @@ struct ProductBasisFunctor {
       const std::ptrdiff_t pitch       = tables.pitch();
       const int* const slot_table      = tables.data.lookup_table.data();
       const std::int32_t* const lookup = tables.data.lookup.data();
-      const int base_slot              = tables.data.lookup_base;
       int b                            = 0;
       // Every chunk with the basis' most factors (ones past a function's
       // own), a number known to the compiler: the loops unrolled.
@@ -1309,7 +1309,7 @@ struct ProductBasisFunctor {
           for (int s = 0; s < n; ++s) {
             const float* const at = rows + s * slots;
             const __m512 low = _mm512_load_ps(at), high = _mm512_load_ps(at + 16);
-            const __m512 base = _mm512_set1_ps(at[base_slot]);
+            const __m512 base = _mm512_set1_ps(at[ProductStructure::lookup_base]);
             float* const row  = stage + std::size_t(s) * P;
             const std::int32_t* index = lookup;
             for (int c = 0; c < chunks; ++c, index += F * width) {
@@ -1342,10 +1342,7 @@ struct ProductBasisFunctor {
         case 7: groups(std::integral_constant<int, 7>{}); break;
         default: groups(std::integral_constant<int, 8>{}); break;  // (recipes have at most 8)
       }
-      for (; b < count; ++b) {  // the last samples, one at a time
-        const S base = tables.base_of(table, b);
-        for (int j = 0; j < P; ++j) Psi(first + b, j) = T(tables.value(table, b, j, base));
-      }
+      host_last_samples(table, first, b, count);
       if (stream) _mm_sfence();  // the streamed stores, ordered before the kernel ends
     }
 #else
