@@ -104,12 +104,16 @@ void streams(benchmark::State& state) {
 // The best store kernel for column slices' own pattern, on GPUs: a
 // LayoutLeft M x N View written as ThreadPerX writes it, each work item
 // storing `Bytes` of B neighbouring rows in every one of the N columns (its
-// x's values; 16-byte Pack stores, a warp's store of a column being 32
-// neighbouring Packs), the values made from i and n in registers. Against the
-// same View's store_ceiling (of_fill, as for evaluate): the fraction of the
-// fill this pattern allows, the yardstick of evaluate's column-slice entries
-// where it stays below 0.85 (docs/performance.md).
-template <class Space, class T, int Bytes>
+// x's values; 16-byte Pack stores, marked evict-first as evaluate's are
+// (impl::store_result), a warp's store of a column being 32 neighbouring
+// Packs). `columns/`: the values made from i and n in registers, nothing
+// read; `columns-x/` (ReadX): evaluate's whole pattern, each item's B
+// values of an x read first (16-byte loads) and the values made from them.
+// Against the same View's store_ceiling (of_fill, as for evaluate): the
+// fraction of the fill this pattern allows, the yardstick of evaluate's
+// column-slice entries where it stays below 0.85 (docs/performance.md; on
+// an H100 reading x cost the pattern 14 %: "H100, 2026-12-05, evening").
+template <class Space, class T, int Bytes, bool ReadX>
 void columns(benchmark::State& state) {
   using Pack           = recur::impl::Pack<T>;
   constexpr int B      = Bytes / int(sizeof(T));
@@ -118,6 +122,7 @@ void columns(benchmark::State& state) {
   const Space space;
   Kokkos::View<T**, Kokkos::LayoutLeft, Space> V(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "V"), M, N);
+  Kokkos::View<T*, Space> x(Kokkos::view_alloc(space, "x"), ReadX ? M : 0);
   const recur::StoreCeiling ceiling = recur::store_ceiling(space, V);
   const auto store = [&] {
     Kokkos::parallel_for(
@@ -125,11 +130,21 @@ void columns(benchmark::State& state) {
         Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, M / B),
         KOKKOS_LAMBDA(std::int64_t item) {
           const std::int64_t i0 = item * B;
+          const T* const at     = x.data() + (ReadX ? i0 : 0);
+          Pack from[B / Pack::size];
+          for (int g = 0; g < B / Pack::size; ++g) {
+            if constexpr (ReadX) {
+              from[g] = *reinterpret_cast<const Pack*>(at + g * Pack::size);
+            } else {
+              for (int j = 0; j < Pack::size; ++j) from[g].v[j] = T(i0 + g * Pack::size + j);
+            }
+          }
           for (int n = 0; n < N; ++n) {
-            Pack pack;
-            for (int j = 0; j < Pack::size; ++j) pack.v[j] = T(i0 + j + n);
-            for (int g = 0; g < B; g += Pack::size)
-              *reinterpret_cast<Pack*>(&V(i0 + g, n)) = pack;
+            for (int g = 0; g < B / Pack::size; ++g) {
+              Pack pack;
+              for (int j = 0; j < Pack::size; ++j) pack.v[j] = from[g].v[j] + T(n);
+              recur::impl::store_result(reinterpret_cast<Pack*>(&V(i0 + g * Pack::size, n)), pack);
+            }
           }
         });
   };
@@ -142,12 +157,12 @@ void columns(benchmark::State& state) {
   state.SetLabel("ceiling: " + ceiling.method);
 }
 
-template <class Space, class T, int Bytes>
+template <class Space, class T, int Bytes, bool ReadX = false>
 void add_columns() {
-  const std::string name = std::string("columns/") + Space::name() + "/" +
+  const std::string name = std::string(ReadX ? "columns-x/" : "columns/") + Space::name() + "/" +
                            (std::is_same_v<T, float> ? "float" : "double") + "/bytes:" +
                            std::to_string(Bytes);
-  benchmark::RegisterBenchmark(name.c_str(), columns<Space, T, Bytes>)
+  benchmark::RegisterBenchmark(name.c_str(), columns<Space, T, Bytes, ReadX>)
       ->ArgNames({"log2M", "N"})
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond)
@@ -320,6 +335,8 @@ void add_space() {
     add_columns<Space, double, 16>();
     add_columns<Space, double, 32>();
     add_columns<Space, double, 64>();
+    add_columns<Space, float, 16, true>();
+    add_columns<Space, double, 16, true>();
     b = benchmark::RegisterBenchmark((std::string("allocate/") + Space::name()).c_str(),
                                      allocate<Space>);
     b->ArgName("MiB")->UseManualTime()->Unit(benchmark::kMillisecond);
