@@ -67,14 +67,15 @@ TYPED_TEST(Series, MatchesTheDirectSumForEveryKindOfFamily) {
   }
 }
 
-// Every x of a lockstep block (8 a work item on CPUs) gets, bit for bit,
-// what it gets alone: the sums of 13 x (a block and a partial one) against
-// 13 calls of one x each, values and derivatives, with lanes scaled apart
-// (He_n's functions at |x| up to 30 pass 2^256 at different n).
-// Blocks of x run in lockstep (on CPUs with AVX2, double-double sums in
-// vectors, which hand a block to the scalar lanes once a sum passes the
-// scaling limit): whole blocks, a partial one, with and without derivatives,
-// x within [-1, 1] and out to 30 (where He_299 passes the limit).
+// Every x of a lockstep block (8 or 16 a work item on CPUs) gets, bit for
+// bit, what it gets alone: the sums of 37 x (whole blocks and a partial one)
+// against 37 calls of one x each, values and derivatives, with lanes scaled
+// apart (He_n's functions at |x| up to 30 pass the scaling limit at
+// different n). Blocks of x run in lockstep (on CPUs with AVX2, the sums of
+// three-term families in vectors, double-double, double or float, which hand
+// a block to the scalar lanes once a sum passes the scaling limit): whole
+// blocks, a partial one, with and without derivatives, recur::Accurate and
+// recur::Fast, x within [-1, 1] and out to 30 (where He_299 passes the limit).
 TYPED_TEST(Series, EveryLaneGivesWhatOneXGetsAlone) {
   using C     = TypeParam;
   using T     = typename C::scalar;
@@ -88,18 +89,18 @@ TYPED_TEST(Series, EveryLaneGivesWhatOneXGetsAlone) {
   for (const double reach : {30.0, 1.0}) {
     const auto xs = sample_points<T>(M, reach);
     const auto x  = to_device<typename C::XView>(xs);
-    const auto check = [&](const auto& family, bool derivative) {
+    const auto check = [&](const auto& family, bool derivative, auto precision) {
       typename C::VView Y("Y", M, K), dY("dY", M, K);
       if (derivative) {
-        recur::series(Space{}, family, coefficients, x, Y, dY);
+        recur::series(Space{}, family, coefficients, x, Y, dY, precision);
       } else {
-        recur::series(Space{}, family, coefficients, x, Y);
+        recur::series(Space{}, family, coefficients, x, Y, precision);
       }
       const auto y = to_host(Y), dy = to_host(dY);
       for (int i = 0; i < M; ++i) {
         const auto one = to_device<typename C::XView>(std::vector<T>{xs[i]});
         typename C::VView Y1("Y1", 1, K), dY1("dY1", 1, K);
-        recur::series(Space{}, family, coefficients, one, Y1, dY1);
+        recur::series(Space{}, family, coefficients, one, Y1, dY1, precision);
         const auto y1 = to_host(Y1), dy1 = to_host(dY1);
         for (int k = 0; k < K; ++k) {
           EXPECT_EQ(std::memcmp(&y(i, k), &y1(0, k), sizeof(T)), 0)
@@ -111,9 +112,11 @@ TYPED_TEST(Series, EveryLaneGivesWhatOneXGetsAlone) {
       }
     };
     for (const bool derivative : {true, false}) {
-      check(recur::HermiteE{}, derivative);
-      check(recur::HermiteFunction{}, derivative);
-      check(recur::Legendre{}, derivative);
+      check(recur::HermiteE{}, derivative, recur::Accurate{});
+      check(recur::HermiteFunction{}, derivative, recur::Accurate{});
+      check(recur::Legendre{}, derivative, recur::Accurate{});
+      check(recur::HermiteE{}, derivative, recur::Fast{});
+      check(recur::Legendre{}, derivative, recur::Fast{});
     }
   }
 }

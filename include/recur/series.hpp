@@ -79,7 +79,8 @@ void run_series(const ExecSpace& space, const Family& family, const CView& C, co
   if (Y.size() == 0) return;
   const auto kernel = make_kernel<T, Precision>(space, family, int(C.extent(0)));
   // CPUs: 8 x a work item in lockstep (impl/series.hpp), 16 where the
-  // double-double sums run in AVX2 vectors (impl/cpu_lanes.hpp); GPUs: one.
+  // sums run in AVX2 vectors (three-term families without prefactor:
+  // impl/cpu_lanes.hpp); GPUs: one.
   using Kernel = std::decay_t<decltype(kernel)>;
   constexpr int B =
       !is_host_space_v<ExecSpace> ? 1 : (cpu_lanes_series_runs<Kernel, 16> ? 16 : 8);

@@ -948,15 +948,16 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
 }
 
 // Whether series.hpp's Clenshaw sums run in these vectors: a block of B x
-// (B a multiple of 4) of a double-double three-term kernel without
-// prefactor (recur::Accurate for double results).
+// (B a multiple of the vectors' width) of a three-term kernel without
+// prefactor, in double-double (recur::Accurate for double results), double
+// (Accurate for float results, Fast for double) or float (Fast for float).
 template <class Kernel>
-struct double_double_lanes : std::false_type {};
-template <class MemorySpace>
-struct double_double_lanes<ThreeTermKernel<DoubleDouble, MemorySpace, NoPrefactor>>
-    : std::true_type {};
+struct series_lanes : std::false_type {};
+template <class W, class MemorySpace>
+struct series_lanes<ThreeTermKernel<W, MemorySpace, NoPrefactor>> : std::true_type {};
 template <class Kernel, int B>
-inline constexpr bool series_runs = double_double_lanes<Kernel>::value && B % width<double> == 0;
+inline constexpr bool series_runs =
+    series_lanes<Kernel>::value && B % width<Element<typename Kernel::number_type>> == 0;
 
 // DoubleDouble a + b as add() of numbers.hpp computes it where no sum leaves
 // double's range.
@@ -1006,6 +1007,43 @@ inline bool clenshaw(const Kernel& kernel, const double (&x)[B], const Column& c
     if (out) return false;
   }
   for (int r = 0; r < B; ++r) b0[r] = number(b1[r / width<double>], r % width<double>);
+  return true;
+}
+// The same in double or float vectors (W), the scalar lanes' expressions:
+// b_n = C(n) + step(affine(a_n, x, b_n), b_{n+1}, c_{n+1}, b_{n+2}), x
+// rounded to W. The scalar lanes ran these sums one x at a time, their range
+// check after every step in the loop: recur::Fast series (double) took 1.5
+// times Accurate's (double-double, in vectors; docs/using-v.md).
+template <int B, class Kernel, class Column, class W,
+          std::enable_if_t<std::is_floating_point_v<W>, int> = 0>
+inline bool clenshaw(const Kernel& kernel, const double (&x)[B], const Column& c, int N,
+                     W (&b0)[B]) {
+  constexpr int L = width<W>, G = B / L;
+  const Vec<W> zero{}, limit = splat(W(Range<W>::limit));
+  const auto beyond = [&](Vec<W> v) { return any((v > limit) | (v < -limit)); };
+  Vec<W> xv[G], b1[G], b2[G];
+  const Vec<W> last = splat(constant<W>(double(c(N - 1))));
+  for (int g = 0; g < G; ++g) {
+    xv[g] = lanes<W>([&](int l) { return W(x[g * L + l]); });
+    b1[g] = last;
+    b2[g] = zero;
+  }
+  if (beyond(last)) return false;
+  for (int n = N - 2; n >= 0; --n) {
+    const auto k    = kernel.coefficients(n);
+    const W next    = n + 2 < N ? kernel.coefficients(n + 1).c : W{};
+    const Vec<W> ka = splat(k.a), kb = splat(k.b), kc = splat(next);
+    const Vec<W> cn = splat(constant<W>(double(c(n))));
+    bool out        = false;
+    for (int g = 0; g < G; ++g) {
+      const Vec<W> b = cn + step(ka, kb, kc, xv[g], b1[g], b2[g], false);
+      b2[g]          = b1[g];
+      b1[g]          = b;
+      out            = out || beyond(b);
+    }
+    if (out) return false;
+  }
+  for (int r = 0; r < B; ++r) b0[r] = b1[r / L][r % L];
   return true;
 }
 
