@@ -4,6 +4,8 @@
 // HermiteENormalized and HermiteFunction against long double references.
 #include "test_support.hpp"
 
+#include <cstring>
+
 #include <cfloat>
 #include <cstdio>
 #include <limits>
@@ -291,6 +293,44 @@ TYPED_TEST(Identities, NaNInXGivesNaNInThatRowOnly) {
     for (int n = 1; n < 7; ++n) (i == 3 ? nan_rows : nan_elsewhere) += std::isnan(h(i, n));
   EXPECT_EQ(nan_rows, 6);
   EXPECT_EQ(nan_elsewhere, 0);
+}
+
+// Values and derivatives of a block of x (on CPUs 32 or 64 x a work item,
+// in vectors, handed back to scalar lanes where a number passes the scaling
+// limit) are, bit for bit, what each x gets alone: 150 x (whole blocks and
+// a partial one) against one call per x, recur::Fast and recur::Accurate,
+// both layouts, x within [-1, 1] and out to 30 (where He_n passes the limit
+// at different n in different lanes).
+TYPED_TEST(Identities, DerivativesOfABlockAreThoseOfEachXAlone) {
+  using C     = TypeParam;
+  using T     = typename C::scalar;
+  using Space = typename C::space;
+  const int M = 150, N = 300;
+  for (const double reach : {30.0, 1.0}) {
+    const auto xs = sample_points<T>(M, reach);
+    const auto x  = to_device<typename C::XView>(xs);
+    const auto check = [&](const auto& family, auto precision) {
+      typename C::VView V("V", M, N), dV("dV", M, N);
+      recur::evaluate(Space{}, family, x, V, dV, recur::Auto{}, precision);
+      const auto v = to_host(V), dv = to_host(dV);
+      for (int i = 0; i < M; i += 7) {
+        const auto one = to_device<typename C::XView>(std::vector<T>{xs[i]});
+        typename C::VView V1("V1", 1, N), dV1("dV1", 1, N);
+        recur::evaluate(Space{}, family, one, V1, dV1, recur::Auto{}, precision);
+        const auto v1 = to_host(V1), dv1 = to_host(dV1);
+        int differ = 0;
+        for (int n = 0; n < N; ++n)
+          differ += std::memcmp(&v(i, n), &v1(0, n), sizeof(T)) != 0 ||
+                    std::memcmp(&dv(i, n), &dv1(0, n), sizeof(T)) != 0;
+        EXPECT_EQ(differ, 0) << family.name() << " x = " << xs[i] << " reach " << reach;
+      }
+    };
+    check(recur::HermiteE{}, recur::Fast{});
+    check(recur::HermiteE{}, recur::Accurate{});
+    check(recur::Legendre{}, recur::Fast{});
+    check(recur::Legendre{}, recur::Accurate{});
+    check(recur::HermiteENormalized{}, recur::Fast{});
+  }
 }
 
 }  // namespace identities_test

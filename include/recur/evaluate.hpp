@@ -218,7 +218,12 @@ void evaluate_derivatives(const ExecSpace& space, const Family& family, const XV
       "evaluate_with_derivative", ThreadPerX::name());
   if (V.extent(0) == 0) return;
   const auto kernel = make_kernel<T, Precision>(space, family, int(V.extent(1)));
-  thread_per_x(space, label, x, V, dV, FamilyRow<T, std::decay_t<decltype(kernel)>>{kernel});
+  using Kernel      = std::decay_t<decltype(kernel)>;
+  if constexpr (is_host_space_v<ExecSpace> && is_plain_three_term<Kernel>::value) {
+    lockstep_derivatives(space, label, x, V, dV, kernel);  // B x a work item
+  } else {
+    thread_per_x(space, label, x, V, dV, FamilyRow<T, Kernel>{kernel});
+  }
 }
 
 }  // namespace impl

@@ -1047,6 +1047,67 @@ inline bool clenshaw(const Kernel& kernel, const double (&x)[B], const Column& c
   return true;
 }
 
+// p[0 .. B) = T(a[0 .. B)) in streamed whole cache lines (B T are whole
+// lines; p aligned to 64 bytes): what LockstepDerivatives stores of a
+// column slice's block.
+template <int B, class T, class W>
+inline void stream_lanes(T* p, const W (&a)[B]) {
+  if constexpr (std::is_same_v<W, double>) {
+    static_assert(B % 8 == 0);
+    for (int g = 0; g < B; g += 8)
+      put(p + g, Vec<double>(_mm256_loadu_pd(a + g)), Vec<double>(_mm256_loadu_pd(a + g + 4)), true);
+  } else {
+    static_assert(B % 16 == 0 && std::is_same_v<T, float>);
+    for (int g = 0; g < B; g += 16)
+      put(p + g, Vec<float>(_mm256_loadu_ps(a + g)), Vec<float>(_mm256_loadu_ps(a + g + 8)), true);
+  }
+}
+
+// The steps of LockstepDerivatives (lockstep.hpp) for double or float
+// numbers, in vectors: p_{n+1} = step(f, p_n, c, p_{n-1}) and p'_{n+1} =
+// a p_n + step(f, p'_n, c, p'_{n-1}), f = affine(a, x, b), the scalar
+// lanes' expressions. Runs steps n = first, first + 1, ... while every
+// lane's numbers stay below Range<W>::limit, put(n + 1, values, derivatives)
+// after each (arrays of the B lanes); returns the step at which one passed
+// it (its numbers in the arrays, not yet put), or N - 1.
+template <int B, class W, class Kernel, class Put>
+inline int derivative_steps(const Kernel& kernel, const double (&x)[B], int first, int N,
+                            W (&u0)[B], W (&u1)[B], W (&d0)[B], W (&d1)[B], const Put& put) {
+  constexpr int L = width<W>, G = B / L;
+  const Vec<W> zero{}, limit = splat(W(Range<W>::limit));
+  Vec<W> xv[G], p0[G], p1[G], q0[G], q1[G];
+  const auto load = [&](const W(&a)[B], int g) { return lanes<W>([&](int l) { return a[g * L + l]; }); };
+  for (int g = 0; g < G; ++g) {
+    xv[g] = lanes<W>([&](int l) { return W(x[g * L + l]); });
+    p0[g] = load(u0, g), p1[g] = load(u1, g), q0[g] = load(d0, g), q1[g] = load(d1, g);
+  }
+  const auto back = [&] {
+    for (int g = 0; g < G; ++g) {
+      unpack(p0[g], u0 + g * L), unpack(p1[g], u1 + g * L);
+      unpack(q0[g], d0 + g * L), unpack(q1[g], d1 + g * L);
+    }
+  };
+  int n = first;
+  for (; n + 1 < N; ++n) {
+    const auto k    = kernel.coefficients(n);
+    const Vec<W> ka = splat(k.a), kb = splat(k.b), kc = splat(k.c);
+    bool over       = false;
+    for (int g = 0; g < G; ++g) {
+      const Vec<W> f = fused(ka, xv[g], kb);
+      const Vec<W> p = kc * p1[g], q = kc * q1[g];
+      const Vec<W> next  = f == zero ? zero - p : fused(f, p0[g], -p);
+      const Vec<W> dnext = fused(ka, p0[g], f == zero ? zero - q : fused(f, q0[g], -q));
+      p1[g] = p0[g], p0[g] = next, q1[g] = q0[g], q0[g] = dnext;
+      over = over || any((next > limit) | (next < -limit) | (dnext > limit) | (dnext < -limit));
+    }
+    if (over) break;
+    for (int g = 0; g < G; ++g) unpack(p0[g], u0 + g * L), unpack(q0[g], d0 + g * L);
+    put(n + 1);
+  }
+  back();
+  return n;
+}
+
 }  // namespace cpu_lanes
 #endif
 

@@ -3,6 +3,7 @@
 
 #include <recur/impl/cpu_lanes.hpp>
 #include <recur/impl/stores.hpp>
+#include <recur/impl/thread_per_x.hpp>
 #include <recur/impl/three_term.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -319,6 +320,131 @@ void lockstep_rows(const ExecSpace& space, const std::string& label, const XView
       label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, Bounds>(space, 0, items),
       LockstepRows<B, !host, T, Scan, XView, VView>{scan, x, V, host && streams(V, B), per_item,
                                                     small_a});
+}
+
+// Values and derivatives of a three-term family without prefactor in
+// double or float numbers (recur::Fast, and Accurate for float results), B
+// consecutive x a work item (CPUs): ThreeTermKernel::fill(x, s, ds)'s
+// arithmetic lane by lane, in vectors where the CPU has them
+// (cpu_lanes::derivative_steps), its range check after every step made for
+// the block at once (the scaling lane by lane where one passed the limit),
+// so each row is the one that x alone gets, bit for bit. One x a work item
+// (what double-double and the other families keep) wrote a column slice's
+// values N columns apart: 23-47 times the values' time (this VM, M = 2^20,
+// N = 32; docs/performance.md, "CPU, 2026-12-05: derivatives in lockstep").
+template <class Kernel>
+struct is_plain_three_term : std::false_type {};
+template <class W, class MemorySpace>
+struct is_plain_three_term<ThreeTermKernel<W, MemorySpace, NoPrefactor>>
+    : std::bool_constant<std::is_floating_point_v<W>> {};
+
+template <int B, class T, class Kernel, class XView, class VView, class DView>
+struct LockstepDerivatives {
+  using W = typename Kernel::number_type;
+  Kernel kernel;
+  XView x;
+  VView V;
+  DView dV;
+  bool stream = false;  // column slices of whole lines, streamed (cpu_lanes.hpp)
+
+  KOKKOS_FUNCTION void operator()(std::int64_t block) const {
+    run(block);
+#ifdef RECUR_IMPL_CPU_LANES
+    if (stream) _mm_sfence();
+#endif
+  }
+  KOKKOS_FUNCTION void run(std::int64_t block) const {
+    const std::int64_t i0 = block * B;
+    const std::int64_t M  = std::int64_t(V.extent(0));
+    const int N           = int(V.extent(1));
+    if (i0 + B > M) {  // the last, partial block: one x at a time
+      for (std::int64_t i = i0; i < M; ++i) kernel.fill(double(x(i)), row_slice(V, i), row_slice(dV, i));
+      return;
+    }
+    double xs[B];
+    W u0[B], u1[B], d0[B], d1[B];  // p_n, p_{n-1}, p'_n, p'_{n-1}
+    int e[B];
+    bool scaled = false;
+    for (int r = 0; r < B; ++r) {
+      typename Kernel::state_type p;
+      xs[r] = double(x(i0 + r));
+      kernel.start(xs[r], p);
+      u0[r] = p.u0, u1[r] = p.u1, e[r] = p.e;
+      d0[r] = p.u0 * 0.0;  // 0, or NaN outside the domain
+      d1[r] = W{};
+      scaled = scaled || p.e != 0;
+    }
+    const auto put = [&](int n) {
+#ifdef RECUR_IMPL_CPU_LANES
+      if constexpr (std::is_floating_point_v<W>) {
+        if (stream && !scaled) {
+          cpu_lanes::stream_lanes<B>(&V(i0, n), u0);
+          cpu_lanes::stream_lanes<B>(&dV(i0, n), d0);
+          return;
+        }
+      }
+#endif
+      if (!scaled) {
+        for (int r = 0; r < B; ++r) V(i0 + r, n) = T(to_double(u0[r]));
+        for (int r = 0; r < B; ++r) dV(i0 + r, n) = T(to_double(d0[r]));
+      } else {
+        for (int r = 0; r < B; ++r) V(i0 + r, n) = T(scaled_value(u0[r], e[r]));
+        for (int r = 0; r < B; ++r) dV(i0 + r, n) = T(scaled_value(d0[r], e[r]));
+      }
+    };
+    // Lanes past the limit scaled, as the scalar check does after each step.
+    const auto rescale = [&] {
+      for (int r = 0; r < B; ++r)
+        keep_together_in_range(e[r], largest(u0[r], d0[r]), u0[r], u1[r], d0[r], d1[r]);
+      for (int r = 0; r < B; ++r) scaled = scaled || e[r] != 0;
+    };
+    put(0);
+    int n = 0;  // steps done
+#ifdef RECUR_IMPL_CPU_LANES
+    if constexpr (std::is_floating_point_v<W> && B % cpu_lanes::width<W> == 0) {
+      if (!scaled) {  // in vectors while no lane passes the limit
+        n = cpu_lanes::derivative_steps<B>(kernel, xs, 0, N, u0, u1, d0, d1, put);
+        if (n + 1 < N) {  // a lane passed it at step n
+          rescale();
+          put(++n);
+        }
+      }
+    }
+#endif
+    for (; n + 1 < N; ++n) {
+      const auto k = kernel.coefficients(n);
+      bool over    = false;
+      for (int r = 0; r < B; ++r) {
+        const W f     = affine(k.a, xs[r], k.b);
+        const W next  = step(f, u0[r], k.c, u1[r]);
+        const W dnext = derivative_step(k.a, u0[r], step(f, d0[r], k.c, d1[r]));
+        u1[r]         = u0[r];
+        u0[r]         = next;
+        d1[r]         = d0[r];
+        d0[r]         = dnext;
+        over |= largest(u0[r], d0[r]) > Range<W>::limit;
+      }
+      if (over) rescale();
+      put(n + 1);
+    }
+  }
+};
+
+// evaluate with dV for the kernels of is_plain_three_term on CPUs: 256
+// bytes of T's x a work item (64 float, 32 double: independent chains
+// enough to fill the pipeline: a cache line of x ran 2.1 times as long),
+// streamed where V and dV are column slices of whole lines (streams,
+// cpu_lanes.hpp).
+template <class ExecSpace, class XView, class VView, class DView, class Kernel>
+void lockstep_derivatives(const ExecSpace& space, const std::string& label, const XView& x,
+                          const VView& V, const DView& dV, const Kernel& kernel) {
+  using T         = typename VView::non_const_value_type;
+  constexpr int B = 256 / int(sizeof(T));
+  const std::int64_t blocks = (std::int64_t(V.extent(0)) + B - 1) / B;
+  const bool stream         = V.stride_0() == 1 && streams(V, B) && streams(dV, B);
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, blocks),
+      LockstepDerivatives<B, T, Kernel, XView, VView, DView>{kernel, x, V, dV, stream});
 }
 
 }  // namespace recur::impl

@@ -153,6 +153,17 @@ template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION float step(float f, float current, float c, float previous) {
   return is_zero(f) ? 0.0f - c * previous : multiply_add(f, current, -c * previous);
 }
+// p'_{n+1} = a p_n + s, s = step(f, p'_n, c, p'_{n-1}): one explicit fused
+// multiply-add in double and float (the same numbers in every kernel, none
+// left to the compiler to contract), a product and a sum in double-double.
+template <class W>
+KOKKOS_FORCEINLINE_FUNCTION W derivative_step(const W& a, const W& p, const W& s) {
+  if constexpr (std::is_floating_point_v<W>) {
+    return multiply_add(a, p, s);
+  } else {
+    return a * p + s;
+  }
+}
 // In double-double, a x + b and f p_n - c p_{n-1} sum the leading parts of
 // their terms exactly (two_sum) and everything smaller (the products'
 // rounding errors, exact by FMA, and the cross terms) in double: an error of

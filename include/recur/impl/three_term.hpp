@@ -149,7 +149,8 @@ struct ThreeTermKernel {
     scan_fill(*this, x, s);
   }
 
-  // With p'_{n+1} = a p_n + (a x + b) p'_n - c p'_{n-1}, in the same pass;
+  // With p'_{n+1} = a p_n + (a x + b) p'_n - c p'_{n-1}, in the same pass
+// (derivative_step, numbers.hpp);
   // (p_n, p_{n-1}) and (p'_n, p'_{n-1}) share one binary exponent. With a
   // prefactor exp(g), the derivative of exp(g) q_n is exp(g) (q'_n + g' q_n).
   template <class T>
@@ -172,7 +173,7 @@ struct ThreeTermKernel {
       const step_type k = coefficients(n);
       const W f         = affine(k.a, x, k.b);
       const W next      = step(f, p.u0, k.c, p.u1);
-      const W dnext     = k.a * p.u0 + step(f, d0, k.c, d1);
+      const W dnext     = derivative_step(k.a, p.u0, step(f, d0, k.c, d1));
       p.u1              = p.u0;
       p.u0              = next;
       d1                = d0;
