@@ -297,15 +297,17 @@ TYPED_TEST(Identities, NaNInXGivesNaNInThatRowOnly) {
 
 // Values and derivatives of a block of x (on CPUs 32 or 64 x a work item,
 // in vectors, handed back to scalar lanes where a number passes the scaling
-// limit) are, bit for bit, what each x gets alone: 150 x (whole blocks and
-// a partial one) against one call per x, recur::Fast and recur::Accurate,
-// both layouts, x within [-1, 1] and out to 30 (where He_n passes the limit
-// at different n in different lanes).
+// limit; row slices of up to 32 terms turned into rows through buffers) are,
+// bit for bit, what each x gets alone: 150 x (whole blocks and a partial
+// one) against one call per x, recur::Fast and recur::Accurate, both
+// layouts, N = 300, 32 and 20, x within [-1, 1] and out to 30 (where He_n
+// passes the limit at different n in different lanes).
 TYPED_TEST(Identities, DerivativesOfABlockAreThoseOfEachXAlone) {
   using C     = TypeParam;
   using T     = typename C::scalar;
   using Space = typename C::space;
-  const int M = 150, N = 300;
+  const int M = 150;
+  for (const int N : {300, 32, 20})
   for (const double reach : {30.0, 1.0}) {
     const auto xs = sample_points<T>(M, reach);
     const auto x  = to_device<typename C::XView>(xs);
@@ -322,7 +324,8 @@ TYPED_TEST(Identities, DerivativesOfABlockAreThoseOfEachXAlone) {
         for (int n = 0; n < N; ++n)
           differ += std::memcmp(&v(i, n), &v1(0, n), sizeof(T)) != 0 ||
                     std::memcmp(&dv(i, n), &dv1(0, n), sizeof(T)) != 0;
-        EXPECT_EQ(differ, 0) << family.name() << " x = " << xs[i] << " reach " << reach;
+        EXPECT_EQ(differ, 0) << family.name() << " x = " << xs[i] << " reach " << reach
+                             << " N = " << N;
       }
     };
     check(recur::HermiteE{}, recur::Fast{});
