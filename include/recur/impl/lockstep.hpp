@@ -330,7 +330,7 @@ void lockstep_rows(const ExecSpace& space, const std::string& label, const XView
 // the block at once (the scaling lane by lane where one passed the limit),
 // so each row is the one that x alone gets, bit for bit. One x a work item
 // (what double-double and the other families keep) wrote a column slice's
-// values N columns apart: 23-47 times the values' time (this VM, M = 2^20,
+// values N columns apart: 12-45 times the values' time (this VM, M = 2^20,
 // N = 32; docs/performance.md, "CPU, 2026-12-05: derivatives in lockstep").
 template <class Kernel>
 struct is_plain_three_term : std::false_type {};
@@ -350,8 +350,8 @@ struct LockstepDerivatives {
   // values of the block into an L1 buffer, a step's lanes side by side; at
   // the block's end turned into its rows (cpu_lanes::transpose_from) in a
   // second buffer as they lie in V, and stored from there as one run,
-  // streamed where `stream` (a lane's row took one value a step, 32 or 64
-  // rows at once, straight to memory: 11-13 times V's time).
+  // streamed where `stream` (a lane's row taking one value a step, 32 or 64
+  // rows at once, straight to memory, took float Fast rows 33 ms, 15 this way).
   bool rows = false;
   static constexpr int stage = 8192 / int(sizeof(T));
 
