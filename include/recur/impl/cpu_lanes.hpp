@@ -1066,13 +1066,13 @@ inline void stream_lanes(T* p, const W (&a)[B]) {
 // The steps of LockstepDerivatives (lockstep.hpp) for double or float
 // numbers, in vectors: p_{n+1} = step(f, p_n, c, p_{n-1}) and p'_{n+1} =
 // a p_n + step(f, p'_n, c, p'_{n-1}), f = affine(a, x, b), the scalar
-// lanes' expressions. Runs steps n = first, first + 1, ... while every
-// lane's numbers stay below Range<W>::limit, put(n + 1, values, derivatives)
-// after each (arrays of the B lanes); returns the step at which one passed
-// it (its numbers in the arrays, not yet put), or N - 1.
+// lanes' expressions. Runs steps n = 0, 1, ... while every lane's numbers
+// stay below Range<W>::limit, after each step the lanes' p_{n+1} in u0 and
+// p'_{n+1} in d0 and then put(n + 1); returns the step at which one passed
+// it (all four arrays then hold its numbers, not yet put), or N - 1.
 template <int B, class W, class Kernel, class Put>
-inline int derivative_steps(const Kernel& kernel, const double (&x)[B], int first, int N,
-                            W (&u0)[B], W (&u1)[B], W (&d0)[B], W (&d1)[B], const Put& put) {
+inline int derivative_steps(const Kernel& kernel, const double (&x)[B], int N, W (&u0)[B],
+                            W (&u1)[B], W (&d0)[B], W (&d1)[B], const Put& put) {
   constexpr int L = width<W>, G = B / L;
   const Vec<W> zero{}, limit = splat(W(Range<W>::limit));
   Vec<W> xv[G], p0[G], p1[G], q0[G], q1[G];
@@ -1087,7 +1087,7 @@ inline int derivative_steps(const Kernel& kernel, const double (&x)[B], int firs
       unpack(q0[g], d0 + g * L), unpack(q1[g], d1 + g * L);
     }
   };
-  int n = first;
+  int n = 0;
   for (; n + 1 < N; ++n) {
     const auto k    = kernel.coefficients(n);
     const Vec<W> ka = splat(k.a), kb = splat(k.b), kc = splat(k.c);

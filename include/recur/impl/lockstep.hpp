@@ -463,7 +463,7 @@ struct LockstepDerivatives {
 #ifdef RECUR_IMPL_CPU_LANES
     if constexpr (std::is_floating_point_v<W> && B % cpu_lanes::width<W> == 0) {
       if (!scaled) {  // in vectors while no lane passes the limit
-        n = cpu_lanes::derivative_steps<B>(kernel, xs, 0, N, u0, u1, d0, d1, put);
+        n = cpu_lanes::derivative_steps<B>(kernel, xs, N, u0, u1, d0, d1, put);
         if (n + 1 < N) {  // a lane passed it at step n
           rescale();
           put(++n);
