@@ -295,13 +295,14 @@ TYPED_TEST(Identities, NaNInXGivesNaNInThatRowOnly) {
   EXPECT_EQ(nan_elsewhere, 0);
 }
 
-// Values and derivatives of a block of x (on CPUs 32 or 64 x a work item,
-// in vectors, handed back to scalar lanes where a number passes the scaling
-// limit; row slices of up to 32 terms turned into rows through buffers) are,
-// bit for bit, what each x gets alone: 150 x (whole blocks and a partial
-// one) against one call per x, recur::Fast and recur::Accurate, both
-// layouts, N = 300, 32 and 20, x within [-1, 1] and out to 30 (where He_n
-// passes the limit at different n in different lanes).
+// Values and derivatives of a block of x (on CPUs 16, 32 or 64 x a work
+// item, in vectors, double-double included, handed back to scalar lanes
+// where a number passes the scaling limit; row slices of a few KiB a block
+// turned into rows through buffers) are, bit for bit, what each x gets
+// alone: 150 x (whole blocks and a partial one) against one call per x,
+// recur::Fast and recur::Accurate, both layouts, N = 300, 32 and 20, x
+// within [-1, 1] and out to 30 (where He_n passes the limit at different n
+// in different lanes), families with and without b_n.
 TYPED_TEST(Identities, DerivativesOfABlockAreThoseOfEachXAlone) {
   using C     = TypeParam;
   using T     = typename C::scalar;
@@ -333,6 +334,8 @@ TYPED_TEST(Identities, DerivativesOfABlockAreThoseOfEachXAlone) {
     check(recur::Legendre{}, recur::Fast{});
     check(recur::Legendre{}, recur::Accurate{});
     check(recur::HermiteENormalized{}, recur::Fast{});
+    check(recur::Laguerre{}, recur::Fast{});  // (b_n != 0: a x + b in full)
+    check(recur::Laguerre{}, recur::Accurate{});
   }
 }
 

@@ -314,20 +314,16 @@ inline Pair fast_two_sum(Vec<double> a, Vec<double> b) {
   const Vec<double> s = a + b;
   return {s, b - (s - a)};
 }
-// zero_b: ThreeTermKernel::zero_b (f = affine(a, x)).
-inline Pair step(const Pair& ka, const Pair& kb, const Pair& kc, Vec<double> x,
-                 const Pair& current, const Pair& previous, bool zero_b) {
-  const Vec<double> zero{};
-  // f = affine(a, x, b), or affine(a, x)
+// f = affine(a, x, b), or affine(a, x) where zero_b (ThreeTermKernel::zero_b).
+inline Pair affine(const Pair& ka, const Pair& kb, Vec<double> x, bool zero_b) {
   const Vec<double> pa = ka.hi * x;
-  Pair f;
-  if (zero_b) {
-    f = {pa, fused(ka.lo, x, fused(ka.hi, x, -pa))};
-  } else {
-    const Pair sa = two_sum(pa, kb.hi);
-    f             = {sa.hi, sa.lo + fused(ka.lo, x, fused(ka.hi, x, -pa) + kb.lo)};
-  }
-  // f p_n - c p_{n-1}
+  if (zero_b) return {pa, fused(ka.lo, x, fused(ka.hi, x, -pa))};
+  const Pair sa = two_sum(pa, kb.hi);
+  return {sa.hi, sa.lo + fused(ka.lo, x, fused(ka.hi, x, -pa) + kb.lo)};
+}
+// f p_n - c p_{n-1}
+inline Pair step(const Pair& f, const Pair& kc, const Pair& current, const Pair& previous) {
+  const Vec<double> zero{};
   const Vec<double> p = f.hi == zero ? zero : f.hi * current.hi;
   const Vec<double> q = kc.hi * previous.hi;
   const Pair s        = two_sum(p, -q);
@@ -336,6 +332,15 @@ inline Pair step(const Pair& ka, const Pair& kb, const Pair& kc, Vec<double> x,
   const Vec<double> u =
       fused(kc.hi, previous.lo, fused(kc.lo, previous.hi, fused(kc.hi, previous.hi, -q)));
   return fast_two_sum(s.hi, s.lo + (t - u));
+}
+inline Pair step(const Pair& ka, const Pair& kb, const Pair& kc, Vec<double> x,
+                 const Pair& current, const Pair& previous, bool zero_b) {
+  return step(affine(ka, kb, x, zero_b), kc, current, previous);
+}
+// a b: multiply() of numbers.hpp where p stays within double's range.
+inline Pair multiply(const Pair& a, const Pair& b) {
+  const Vec<double> p = a.hi * b.hi;
+  return fast_two_sum(p, fused(a.hi, b.lo, fused(a.lo, b.hi, fused(a.hi, b.hi, -p))));
 }
 
 // Two vectors of lanes as T, into 8 (float from double) or 2 x 4 or 2 x 8
@@ -1105,6 +1110,55 @@ inline int derivative_steps(const Kernel& kernel, const double (&x)[B], int N, W
     put(n + 1);
   }
   back();
+  return n;
+}
+// The same in double-double (recur::Accurate for double results): f =
+// affine(a, x, b), p_{n+1} = step(f, p_n, c, p_{n-1}) and p'_{n+1} =
+// multiply(a, p_n) + step(f, p'_n, c, p'_{n-1}), numbers.hpp's operations
+// without their branches for results beyond double's range. The caller
+// runs them only where no intermediate can get there: no lane's |x| beyond
+// Range::unchecked_x, no large coefficients (ThreeTermKernel), every number
+// below Range::limit (checked after each step, as here). put(n + 1, v, d)
+// gets the lanes' leading parts of p_{n+1} and p'_{n+1}.
+template <int B, class Kernel, class Put>
+inline int derivative_steps(const Kernel& kernel, const double (&x)[B], int N, DoubleDouble (&u0)[B],
+                            DoubleDouble (&u1)[B], DoubleDouble (&d0)[B], DoubleDouble (&d1)[B],
+                            const Put& put) {
+  constexpr int L = width<double>, G = B / L;
+  const Vec<double> limit = splat(Range<DoubleDouble>::limit);
+  const auto beyond = [&](Vec<double> v) { return (v > limit) | (v < -limit); };
+  Vec<double> xv[G];
+  Pair p0[G], p1[G], q0[G], q1[G];
+  const auto load = [&](const DoubleDouble(&a)[B], int g) {
+    return number_lanes<DoubleDouble>([&](int l) { return a[g * L + l]; });
+  };
+  for (int g = 0; g < G; ++g) {
+    xv[g] = lanes<double>([&](int l) { return x[g * L + l]; });
+    p0[g] = load(u0, g), p1[g] = load(u1, g), q0[g] = load(d0, g), q1[g] = load(d1, g);
+  }
+  int n = 0;
+  for (; n + 1 < N; ++n) {
+    const auto k  = kernel.coefficients(n);
+    const Pair ka = splat_number(k.a), kb = splat_number(k.b), kc = splat_number(k.c);
+    Vec<double> over{};
+    each<G>([&](auto g) RECUR_LANES_INLINE {  // (each vector by a constant index: in registers)
+      const Pair f     = affine(ka, kb, xv[g], false);
+      const Pair next  = step(f, kc, p0[g], p1[g]);
+      const Pair dnext = add(multiply(ka, p0[g]), step(f, kc, q0[g], q1[g]));
+      p1[g] = p0[g], p0[g] = next, q1[g] = q0[g], q0[g] = dnext;
+      over = Vec<double>(_mm256_or_pd(__m256d(over), __m256d(beyond(next.hi) | beyond(dnext.hi))));
+    });
+    if (any(over)) break;
+    alignas(32) double v[B], d[B];  // the leading parts, what is stored
+    each<G>([&](auto g) RECUR_LANES_INLINE {
+      _mm256_store_pd(v + g * L, __m256d(p0[g].hi)), _mm256_store_pd(d + g * L, __m256d(q0[g].hi));
+    });
+    put(n + 1, v, d);
+  }
+  for (int g = 0; g < G; ++g) {
+    unpack(p0[g], u0 + g * L), unpack(p1[g], u1 + g * L);
+    unpack(q0[g], d0 + g * L), unpack(q1[g], d1 + g * L);
+  }
   return n;
 }
 

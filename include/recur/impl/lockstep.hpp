@@ -322,21 +322,21 @@ void lockstep_rows(const ExecSpace& space, const std::string& label, const XView
                                                     small_a});
 }
 
-// Values and derivatives of a three-term family without prefactor in
-// double or float numbers (recur::Fast, and Accurate for float results), B
+// Values and derivatives of a three-term family without prefactor, B
 // consecutive x a work item (CPUs): ThreeTermKernel::fill(x, s, ds)'s
 // arithmetic lane by lane, in vectors where the CPU has them
 // (cpu_lanes::derivative_steps), its range check after every step made for
 // the block at once (the scaling lane by lane where one passed the limit),
-// so each row is the one that x alone gets, bit for bit. One x a work item
-// (what double-double and the other families keep) wrote a column slice's
-// values N columns apart: 12-45 times the values' time (this VM, M = 2^20,
-// N = 32; docs/performance.md, "CPU, 2026-12-05: derivatives in lockstep").
+// so each row is the one that x alone gets, bit for bit. Double-double runs
+// in vectors only in blocks where no intermediate can leave double's range
+// (derivative_steps), else lane by lane. One x a work item (what the other
+// families keep) wrote a column slice's values N columns apart: 12-45 times
+// the values' time (this VM, M = 2^20, N = 32; docs/performance.md, "CPU,
+// 2026-12-05: derivatives in lockstep").
 template <class Kernel>
 struct is_plain_three_term : std::false_type {};
 template <class W, class MemorySpace>
-struct is_plain_three_term<ThreeTermKernel<W, MemorySpace, NoPrefactor>>
-    : std::bool_constant<std::is_floating_point_v<W>> {};
+struct is_plain_three_term<ThreeTermKernel<W, MemorySpace, NoPrefactor>> : std::true_type {};
 
 template <int B, class T, class Kernel, class XView, class VView, class DView>
 struct LockstepDerivatives {
@@ -452,6 +452,22 @@ struct LockstepDerivatives {
         for (int r = 0; r < B; ++r) dV(i0 + r, n) = T(scaled_value(d0[r], e[r]));
       }
     };
+#ifdef RECUR_IMPL_CPU_LANES
+    // Step n's leading parts of the lanes (double-double in vectors, none
+    // scaled).
+    const auto put_leading = [&](int n, const double* v, const double* d) RECUR_LANES_INLINE {
+      if (rows) {
+        for (int r = 0; r < B; ++r) values[std::size_t(n) * B + r] = T(v[r]);
+        for (int r = 0; r < B; ++r) derivatives[std::size_t(n) * B + r] = T(d[r]);
+      } else if (stream) {
+        cpu_lanes::stream_lanes<B>(&V(i0, n), reinterpret_cast<const double(&)[B]>(*v));
+        cpu_lanes::stream_lanes<B>(&dV(i0, n), reinterpret_cast<const double(&)[B]>(*d));
+      } else {
+        for (int r = 0; r < B; ++r) V(i0 + r, n) = T(v[r]);
+        for (int r = 0; r < B; ++r) dV(i0 + r, n) = T(d[r]);
+      }
+    };
+#endif
     // Lanes past the limit scaled, as the scalar check does after each step.
     const auto rescale = [&] {
       for (int r = 0; r < B; ++r)
@@ -461,9 +477,18 @@ struct LockstepDerivatives {
     put(0);
     int n = 0;  // steps done
 #ifdef RECUR_IMPL_CPU_LANES
-    if constexpr (std::is_floating_point_v<W> && B % cpu_lanes::width<W> == 0) {
-      if (!scaled) {  // in vectors while no lane passes the limit
-        n = cpu_lanes::derivative_steps<B>(kernel, xs, N, u0, u1, d0, d1, put);
+    if constexpr (B % cpu_lanes::width<cpu_lanes::Element<W>> == 0) {
+      bool lanes = !scaled;
+      if constexpr (std::is_same_v<W, DoubleDouble>) {  // (cpu_lanes::derivative_steps)
+        lanes = lanes && !kernel.large_coefficients;
+        for (int r = 0; r < B; ++r) lanes = lanes && kokkos_math::fabs(xs[r]) <= Range<W>::unchecked_x;
+      }
+      if (lanes) {  // in vectors while no lane passes the limit
+        if constexpr (std::is_same_v<W, DoubleDouble>) {
+          n = cpu_lanes::derivative_steps<B>(kernel, xs, N, u0, u1, d0, d1, put_leading);
+        } else {
+          n = cpu_lanes::derivative_steps<B>(kernel, xs, N, u0, u1, d0, d1, put);
+        }
         if (n + 1 < N) {  // a lane passed it at step n
           rescale();
           put(++n);
@@ -497,13 +522,15 @@ struct LockstepDerivatives {
 // evaluate with dV for the kernels of is_plain_three_term on CPUs: 256
 // bytes of T's x a work item (64 float, 32 double: independent chains
 // enough to fill the pipeline: a cache line of x ran 2.1 times as long),
-// streamed where V and dV are column slices of whole lines (streams,
-// cpu_lanes.hpp).
+// 16 x in double-double (whose lanes' numbers take twice the registers: 8
+// took 60-76 ms where 16 took 54-64, M = 2^20, N = 32 He_n/sqrt(n!) with
+// dV, this project's VM), streamed where V and dV are column slices of
+// whole lines (streams, cpu_lanes.hpp).
 template <class ExecSpace, class XView, class VView, class DView, class Kernel>
 void lockstep_derivatives(const ExecSpace& space, const std::string& label, const XView& x,
                           const VView& V, const DView& dV, const Kernel& kernel) {
   using T         = typename VView::non_const_value_type;
-  constexpr int B = 256 / int(sizeof(T));
+  constexpr int B = std::is_same_v<typename Kernel::number_type, DoubleDouble> ? 16 : 256 / int(sizeof(T));
   const std::int64_t blocks = (std::int64_t(V.extent(0)) + B - 1) / B;
   using Functor             = LockstepDerivatives<B, T, Kernel, XView, VView, DView>;
   const std::size_t N       = V.extent(1);

@@ -74,15 +74,18 @@ KOKKOS_FORCEINLINE_FUNCTION double product_error(double a, double b, double p) {
   return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
 #endif
 }
+// (The cross terms in explicit fused multiply-adds, as affine() and step()
+// below have theirs: the same numbers in every kernel, the CPUs' vectors
+// included, whatever a compiler would contract.)
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble multiply(DoubleDouble a, DoubleDouble b) {
   const double p = a.hi * b.hi;
   if (beyond_double(p)) return {p, 0.0};
-  return fast_two_sum(p, a.hi * b.lo + a.lo * b.hi + product_error(a.hi, b.hi, p));
+  return fast_two_sum(p, multiply_add(a.hi, b.lo, multiply_add(a.lo, b.hi, product_error(a.hi, b.hi, p))));
 }
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble multiply(DoubleDouble a, double b) {
   const double p = a.hi * b;
   if (beyond_double(p)) return {p, 0.0};
-  return fast_two_sum(p, a.lo * b + product_error(a.hi, b, p));
+  return fast_two_sum(p, multiply_add(a.lo, b, product_error(a.hi, b, p)));
 }
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble operator*(DoubleDouble a, DoubleDouble b) {
   return multiply(a, b);
