@@ -66,6 +66,37 @@ def table(data, path, space):
                   f"{100 * r['of_fill']:.1f} % |")
 
 
+def auto_table(data, space):
+    """Auto (recur::Accurate) against the fastest policy of the same entry
+    (same space, T, layout, family and shape): the performance issue's
+    "Auto within 10 % of the best policy"."""
+    groups = {}
+    for r in rows(data, space):
+        if r["error"] or r["policy"] not in POLICIES:
+            continue
+        key = (r["space"], r["T"], r["layout"], r["family"], r["log2M"], r["N"])
+        groups.setdefault(key, {})[r["policy"]] = r
+    ratios = []
+    for key, by_policy in sorted(groups.items()):
+        if "Auto" not in by_policy or len(by_policy) < 2:
+            continue
+        best = min(by_policy.values(), key=lambda r: r["ms"])
+        ratios.append((best["ms"] / by_policy["Auto"]["ms"], key, best["policy"],
+                       by_policy["Auto"]["chose"]))
+    if not ratios:
+        return
+    ratios.sort()
+    print()
+    print(f"Auto against the fastest policy of its entry, {len(ratios)} entries: worst "
+          f"{ratios[0][0]:.2f}, {sum(1 for r in ratios if r[0] < 0.9)} below 0.90.")
+    print()
+    print("| space | T | layout | family | M | N | Auto chose | fastest | Auto / fastest (time) |")
+    print("| --- | --- | --- | --- | ---: | ---: | --- | --- | ---: |")
+    for ratio, (where, scalar, layout, family, log2m, n), fastest, chose in ratios[:12]:
+        print(f"| {where} | {scalar} | {layout} | {family} | 2^{log2m} | {n} | {chose or '?'} | "
+              f"{fastest} | {ratio:.2f} |")
+
+
 def other_table(data, space):
     """Every benchmark outside the evaluate suite: name, arguments, median
     time and its counters."""
@@ -231,6 +262,7 @@ def main():
     with open(args.result[0]) as f:
         data = json.load(f)
     table(data, args.result[0], args.space)
+    auto_table(data, args.space)
     other_table(data, args.space)
     if args.plot:
         plot(data, args.plot, args.space)

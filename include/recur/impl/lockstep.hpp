@@ -380,25 +380,7 @@ struct LockstepDerivatives {
 #endif
     for (int r = 0; r < B; ++r)
       for (int j = j0; j < N; ++j) turned[std::size_t(r) * N + j] = steps[std::size_t(j) * B + r];
-    copy_out(dst, turned, B * N);
-  }
-  // dst[0 .. n) = src[0 .. n), streamed where `stream` (dst aligned to 64
-  // bytes, n T whole lines).
-  KOKKOS_FUNCTION void copy_out(T* dst, const T* src, int n) const {
-#ifdef RECUR_IMPL_CPU_LANES
-    if (stream) {
-      constexpr int L = 32 / int(sizeof(T));
-      for (int i = 0; i < n; i += L) {
-        if constexpr (std::is_same_v<T, float>) {
-          cpu_lanes::store(dst + i, _mm256_load_ps(src + i), true);
-        } else {
-          cpu_lanes::store(dst + i, _mm256_load_pd(src + i), true);
-        }
-      }
-      return;
-    }
-#endif
-    for (int i = 0; i < n; ++i) dst[i] = src[i];
+    copy_out(dst, turned, std::size_t(B) * N, stream);
   }
   KOKKOS_FUNCTION void run(std::int64_t block) const {
     const std::int64_t i0 = block * B;

@@ -1028,35 +1028,6 @@ struct ProductBasisFunctor {
       for (int j = 0; j < P; ++j) out[std::size_t(b) * pitch + j] = T(values[std::size_t(j) * width + b]);
   }
 
-  // dst[0 .. n) = T(src[0 .. n)) (From is T, or double for float results),
-  // with non-temporal stores where `stream` and the CPU has them (what
-  // memset does for large outputs: no read of each line before it is
-  // written). Double to float in vectors rounds as T() does.
-  template <class From>
-  KOKKOS_FUNCTION static void copy_out(T* dst, const From* src, std::size_t n, bool stream) {
-    std::size_t i = 0;
-#ifdef RECUR_IMPL_CPU_LANES
-    if (stream) {
-      for (; i < n && reinterpret_cast<std::uintptr_t>(dst + i) % 32 != 0; ++i) dst[i] = T(src[i]);
-      constexpr std::size_t lane = 32 / sizeof(T);
-      for (; i + lane <= n; i += lane) {
-        if constexpr (std::is_same_v<T, float> && std::is_same_v<From, double>) {
-          const __m128 low = _mm256_cvtpd_ps(_mm256_loadu_pd(src + i));
-          const __m128 high = _mm256_cvtpd_ps(_mm256_loadu_pd(src + i + 4));
-          _mm256_stream_ps(dst + i, _mm256_insertf128_ps(_mm256_castps128_ps256(low), high, 1));
-        } else if constexpr (std::is_same_v<T, float>) {
-          _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
-        } else {
-          _mm256_stream_pd(dst + i, _mm256_loadu_pd(src + i));
-        }
-      }
-    }
-#else
-    (void)stream;
-#endif
-    for (; i < n; ++i) dst[i] = T(src[i]);
-  }
-
   // A CPU thread's block: a function at a time over the block's samples
   // (Tables::product). Columns contiguous: each function's values of the
   // block are one run of Psi's column, stored from them (copy_out). Rows
