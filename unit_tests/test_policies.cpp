@@ -164,6 +164,39 @@ TYPED_TEST(Policies, ThreadPerXVectorsEqualScalarLanesAtTheEdges) {
   expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::PowerSums{}, (1 << 17) + 3, 48);
 }
 
+// Power sums of long rows: on CPUs the vectors drop powers below 2^-60
+// before they reach subnormals (cpu_lanes.hpp, drop_tiny_powers), which
+// changes no sum: rows of 3000 terms, x within [-1, 1] and a third of them
+// within [-1e-3, 1e-3], in blocks and a tail, against each x alone, both
+// precisions.
+TYPED_TEST(Policies, PowerSumsOfLongRowsAreThoseOfEachXAlone) {
+  using C     = TypeParam;
+  using T     = typename C::scalar;
+  using Space = typename C::space;
+  const int M = 69, N = 3000;
+  std::vector<T> xs(M);
+  for (int i = 0; i < M; ++i) {
+    const double s = -1 + 2 * (i + 0.5) / M;
+    xs[i]          = T(i % 3 == 0 ? 1e-3 * s : s);
+  }
+  const auto x = to_device<typename C::XView>(xs);
+  const auto check = [&](auto precision) {
+    typename C::VView V("V", M, N), one("one", 1, N);
+    recur::evaluate(Space{}, recur::PowerSums{}, x, V, recur::ThreadPerX{}, precision);
+    const auto v = to_host(V);
+    int differences = 0;
+    for (int i = 0; i < M; ++i) {
+      recur::evaluate(Space{}, recur::PowerSums{}, Kokkos::subview(x, std::make_pair(i, i + 1)), one,
+                      recur::ThreadPerX{}, precision);
+      const auto o = to_host(one);
+      for (int n = 0; n < N; ++n) differences += std::memcmp(&o(0, n), &v(i, n), sizeof(T)) != 0;
+    }
+    EXPECT_EQ(differences, 0) << (std::is_same_v<decltype(precision), recur::Fast> ? "Fast" : "Accurate");
+  };
+  check(recur::Accurate{});
+  check(recur::Fast{});
+}
+
 // Rows of a wider View (columns 0 .. 39 of M x 64): on CPUs long enough to
 // stream, 64 bytes of 8 rows at a time, so that the 40th column ends a
 // partial piece (float), and rows leaving double's range stop the vectors

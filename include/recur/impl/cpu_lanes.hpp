@@ -672,19 +672,28 @@ struct LaneSet {
     each<G>([&](auto g) RECUR_LANES_INLINE { past = past || over<g>(); });
     return past;
   }
-  // Float power sums, at a check: powers x^(n+1) below 2^-60 set to 0 in
-  // lanes whose state carries no exponent (so |x| < 1), before they reach
-  // float's subnormals, which this CPU multiplies in microcode (power sums
-  // with x uniform in [-1, 1] at N = 32 took 1.4 times the time of He_n).
+  // Float and double power sums, at a check: powers x^(n+1) below 2^-60
+  // set to 0 in lanes whose state carries no exponent (so |x| < 1), before
+  // they reach subnormals, which this CPU multiplies in microcode (float
+  // power sums with x uniform in [-1, 1] at N = 32 took 1.4 times the time of
+  // He_n; double ones at M = 256, N = 2^16 ten times that of ScanAlongN).
   // No value changes: there |s_n| >= |x| (1 - 2^-60) / 2, so |x^(n+1) x| <
-  // 2^-60 |x| is below half an ulp of s_n and s_n + x^(n+1) x rounds to s_n,
-  // as it does for every later, smaller power (the scalar lanes, which keep
-  // them, give the same bits). Between two checks, 8 steps, a power at least
-  // 2^-60 stays normal for |x| >= 2^-8.25, and one below it at the first
-  // check needs |x| < 2^-6.6: only rows with |x| < 2^-14 still meet a
-  // subnormal, in their first 8 steps.
+  // 2^-60 |x| is below half an ulp of s_n (float's and double's) and s_n +
+  // x^(n+1) x rounds to s_n, as it does for every later, smaller power (the
+  // scalar lanes, which keep them, give the same bits). Between two checks,
+  // 8 steps, a float power at least 2^-60 stays normal for |x| >= 2^-8.25,
+  // and one below it at the first check needs |x| < 2^-6.6: only rows with
+  // |x| < 2^-14 still meet a subnormal, in their first 8 steps (in double,
+  // rows with |x| < 2^-120). Double-double keeps its powers: its sums would
+  // change.
   RECUR_LANES_INLINE void drop_tiny_powers() {
-    if constexpr (power_sums && scales) {
+    if constexpr (power_sums && std::is_same_v<W, double>) {  // (no lane carries an exponent)
+      each<G>([&](auto g) RECUR_LANES_INLINE {
+        const __m256d magnitude = _mm256_andnot_pd(_mm256_set1_pd(-0.0), __m256d(a1[g]));
+        const __m256d tiny      = _mm256_cmp_pd(magnitude, _mm256_set1_pd(0x1p-60), _CMP_LT_OQ);
+        a1[g] = Vec<double>(_mm256_andnot_pd(tiny, __m256d(a1[g])));
+      });
+    } else if constexpr (power_sums && scales) {
       each<G>([&](auto g) RECUR_LANES_INLINE {
         const __m256 magnitude = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), __m256(a1[g]));
         const __m256 tiny  = _mm256_cmp_ps(magnitude, _mm256_set1_ps(0x1p-60f), _CMP_LT_OQ);
