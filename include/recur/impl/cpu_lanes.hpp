@@ -676,7 +676,8 @@ struct LaneSet {
   // set to 0 in lanes whose state carries no exponent (so |x| < 1), before
   // they reach subnormals, which this CPU multiplies in microcode (float
   // power sums with x uniform in [-1, 1] at N = 32 took 1.4 times the time of
-  // He_n; double ones at M = 256, N = 2^16 ten times that of ScanAlongN).
+  // He_n; double ones at M = 256, N = 2^16 took 20 times as long with them,
+  // 122-124 ms against 6.1-6.2: docs/performance.md, "CPU, 2026-12-05, night").
   // No value changes: there |s_n| >= |x| (1 - 2^-60) / 2, so |x^(n+1) x| <
   // 2^-60 |x| is below half an ulp of s_n (float's and double's) and s_n +
   // x^(n+1) x rounds to s_n, as it does for every later, smaller power (the
