@@ -312,6 +312,42 @@ void add_families(const std::string& layout) {
   if constexpr (std::is_same_v<Policy, recur::Auto>) add<Space, T, Layout, recur::Legendre, Policy>(layout);
 }
 
+// The other built-in families at the table's shape (M = 2^24 on GPUs,
+// 2^20 on CPUs, N = 32), Auto and Auto-Fast: the performance targets hold
+// for every built-in family (docs/performance.md).
+template <class Space, class T, class Layout, class Family>
+void add_table_shape(const std::string& layout) {
+  const bool device =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+  const std::string name = std::string("evaluate/") + Space::name() + "/" +
+                           (std::is_same_v<T, float> ? "float" : "double") + "/" + layout + "/" +
+                           Family::name() + "/";
+  const auto shape = [&](benchmark::internal::Benchmark* b) {
+    b->ArgNames({"log2M", "N"})->UseManualTime()->Unit(benchmark::kMillisecond)->Args({device ? 24 : 20, 32});
+  };
+  shape(benchmark::RegisterBenchmark((name + "Auto").c_str(),
+                                     evaluate<Space, T, Layout, Family, recur::Auto>, recur::Auto{}));
+  shape(benchmark::RegisterBenchmark((name + "Auto-Fast").c_str(),
+                                     evaluate<Space, T, Layout, Family, recur::Auto, recur::Fast>,
+                                     recur::Auto{}));
+}
+template <class Space, class T, class Layout>
+void add_other_families(const std::string& layout) {
+  add_table_shape<Space, T, Layout, recur::Monomials>(layout);
+  add_table_shape<Space, T, Layout, recur::Hermite>(layout);
+  add_table_shape<Space, T, Layout, recur::HermiteNormalized>(layout);
+  add_table_shape<Space, T, Layout, recur::HermiteFunction>(layout);
+  add_table_shape<Space, T, Layout, recur::LegendreNormalized>(layout);
+  add_table_shape<Space, T, Layout, recur::ChebyshevT>(layout);
+  add_table_shape<Space, T, Layout, recur::ChebyshevU>(layout);
+  add_table_shape<Space, T, Layout, recur::Laguerre>(layout);
+  add_table_shape<Space, T, Layout, recur::LaguerreNormalized>(layout);
+  add_table_shape<Space, T, Layout, recur::Jacobi>(layout);
+  add_table_shape<Space, T, Layout, recur::JacobiNormalized>(layout);
+  add_table_shape<Space, T, Layout, recur::Gegenbauer>(layout);
+  add_table_shape<Space, T, Layout, recur::GegenbauerNormalized>(layout);
+}
+
 template <class Space, class Policy>
 void add_policy() {
   add_families<Space, float, Kokkos::LayoutLeft, Policy>("LayoutLeft");
@@ -351,6 +387,10 @@ void add_space() {
   add_policy<Space, recur::ThreadPerX>();
   add_policy<Space, recur::Staged>();
   add_policy<Space, recur::ScanAlongN>();
+  add_other_families<Space, float, Kokkos::LayoutLeft>("LayoutLeft");
+  add_other_families<Space, float, Kokkos::LayoutRight>("LayoutRight");
+  add_other_families<Space, double, Kokkos::LayoutLeft>("LayoutLeft");
+  add_other_families<Space, double, Kokkos::LayoutRight>("LayoutRight");
   add_uses<Space>();
 }
 

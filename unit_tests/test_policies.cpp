@@ -197,6 +197,47 @@ TYPED_TEST(Policies, PowerSumsOfLongRowsAreThoseOfEachXAlone) {
   check(recur::Fast{});
 }
 
+// HermiteFunction (a kernel with a prefactor, whose start folds the
+// prefactor's binary exponent into the state where it can, and whose rows
+// then run in the CPUs' vectors): each row is the one x alone gets, bit for
+// bit, in blocks whose rows all fold and in blocks with rows that do not
+// (|x| past 9.4 in float, 26.6 in double, past the clamp of the exponent at
+// |x| ~ 1.6e4, out of the domain, NaN), whose rows run lane by lane.
+TYPED_TEST(Policies, HermiteFunctionRowsAreThoseOfEachXAlone) {
+  using C     = TypeParam;
+  using T     = typename C::scalar;
+  using Space = typename C::space;
+  const int M = 203, N = 41;
+  std::vector<T> xs(M);
+  const T inf = std::numeric_limits<T>::infinity();
+  for (int i = 0; i < M; ++i) xs[i] = T(-12 + 24 * (i + 0.5) / M);  // across float's fold bound
+  const T special[] = {T(0), T(-0.0), T(1e-30), T(9.4), T(9.5), T(26.5), T(26.7), T(-40), T(2e4), inf, -inf,
+                       std::numeric_limits<T>::quiet_NaN(), T(1e19), T(3e38)};
+  for (int k = 0; k < int(sizeof special / sizeof special[0]); ++k) xs[100 + 7 * k] = special[k];
+  for (int i = 0; i < 64; ++i) xs[i] = T(xs[i] * T(0.5));  // blocks that all fold
+  const auto x = to_device<typename C::XView>(xs);
+  const auto check = [&](auto precision, auto layout) {
+    using View = Kokkos::View<T**, decltype(layout), Space>;
+    View V("V", M, N), one("one", 1, N);
+    recur::evaluate(Space{}, recur::HermiteFunction{}, x, V, recur::ThreadPerX{}, precision);
+    const auto v = to_host(V);
+    int differences = 0;
+    for (int i = 0; i < M; ++i) {
+      recur::evaluate(Space{}, recur::HermiteFunction{}, Kokkos::subview(x, std::make_pair(i, i + 1)), one,
+                      recur::ThreadPerX{}, precision);
+      const auto o = to_host(one);
+      for (int n = 0; n < N; ++n) differences += std::memcmp(&o(0, n), &v(i, n), sizeof(T)) != 0;
+    }
+    EXPECT_EQ(differences, 0) << (std::is_same_v<decltype(precision), recur::Fast> ? "Fast" : "Accurate")
+                              << (std::is_same_v<decltype(layout), Kokkos::LayoutLeft> ? " LayoutLeft"
+                                                                                      : " LayoutRight");
+  };
+  check(recur::Accurate{}, Kokkos::LayoutLeft{});
+  check(recur::Accurate{}, Kokkos::LayoutRight{});
+  check(recur::Fast{}, Kokkos::LayoutLeft{});
+  check(recur::Fast{}, Kokkos::LayoutRight{});
+}
+
 // Rows of a wider View (columns 0 .. 39 of M x 64): on CPUs long enough to
 // stream, 64 bytes of 8 rows at a time, so that the 40th column ends a
 // partial piece (float), and rows leaving double's range stop the vectors

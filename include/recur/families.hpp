@@ -240,8 +240,17 @@ struct HermiteFunction {
   /// The logarithm of the x-dependent prefactor, -x²/2 exactly (as a
   /// double-double), and its derivative.
   KOKKOS_FUNCTION impl::DoubleDouble exponent(double x) const {
-    const double square = x * x;
-    return {-0.5 * square, -0.5 * impl::fma(x, x, -square)};
+    impl::DoubleDouble g;
+    exponent_parts(x, g.hi, g.lo, [](double a, double b, double c) { return impl::fma(a, b, c); });
+    return g;
+  }
+  /// exponent(x)'s parts by the same operations for a number or for a
+  /// vector of x (V; recur's CPU vectors, with their fused multiply-add).
+  template <class V, class Fused>
+  KOKKOS_FUNCTION static void exponent_parts(V x, V& hi, V& lo, const Fused& fused) {
+    const V square = x * x;
+    hi             = -0.5 * square;
+    lo             = -0.5 * fused(x, x, -square);
   }
   KOKKOS_FUNCTION double exponent_derivative(double x) const { return -x; }
 };

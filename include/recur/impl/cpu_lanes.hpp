@@ -63,16 +63,33 @@ struct NoPrefactor;
 template <class W, class MemorySpace, class Prefactor>
 struct ThreeTermKernel;
 
-// What the vectors below run: a three-term kernel without prefactor in
-// float, double or double-double, and power sums (in double or float).
+// What the vectors below run: a three-term kernel in float, double or
+// double-double, and power sums (in double or float). A kernel with a
+// prefactor (HermiteFunction) runs there only in blocks whose rows all
+// start plain (ThreeTermKernel::start folds the prefactor's exponent into
+// the state where it can; LaneSet::prefactor_starts).
 template <class Scan>
 struct is_lane_scan : std::false_type {};
 template <class W>
 struct is_lane_scan<PowerSumsScan<W>> : std::true_type {};
-template <class W, class MemorySpace>
-struct is_lane_scan<ThreeTermKernel<W, MemorySpace, NoPrefactor>>
+template <class W, class MemorySpace, class Prefactor>
+struct is_lane_scan<ThreeTermKernel<W, MemorySpace, Prefactor>>
     : std::bool_constant<std::is_same_v<W, float> || std::is_same_v<W, double> ||
                          std::is_same_v<W, DoubleDouble>> {};
+template <class Scan>
+inline constexpr bool has_prefactor_v = false;
+// A prefactor whose exponent is written for vectors too (exponent_parts:
+// HermiteFunction's).
+template <class Scan, class = void>
+struct has_vector_exponent : std::false_type {};
+template <class Scan>
+struct has_vector_exponent<
+    Scan, std::void_t<decltype(std::declval<const Scan&>().prefactor.exponent_parts(
+              std::declval<double>(), std::declval<double&>(), std::declval<double&>(),
+              std::declval<double (*)(double, double, double)>()))>> : std::true_type {};
+template <class W, class MemorySpace, class Prefactor>
+inline constexpr bool has_prefactor_v<ThreeTermKernel<W, MemorySpace, Prefactor>> =
+    !std::is_same_v<Prefactor, NoPrefactor>;
 
 // V at least this large is written with non-temporal stores (about the last
 // level cache of a CPU socket; glibc's memset switches at a similar size).
@@ -583,8 +600,16 @@ struct LaneSet {
   Lanes<W> a0[G], a1[G];
   __m256i ev[G];
 
+  // The u0 of R rows' lanes where Scan has a prefactor (else nothing).
+  template <int R>
+  struct First {
+    static constexpr int size = has_prefactor_v<Scan> ? R / L : 1;
+    Lanes<W> u0[size];
+  };
+  // first: with a prefactor, the lanes' u0 (prefactor_starts).
   template <class XView>
-  RECUR_LANES_INLINE void start(const Scan& scan, const XView& xv, std::int64_t i0) {
+  RECUR_LANES_INLINE void start(const Scan& scan, const XView& xv, std::int64_t i0,
+                                const Lanes<W>* first = nullptr) {
     each<G>([&](auto g) RECUR_LANES_INLINE {
       // affine(float, ...) rounds x to float; start() of the scan form.
       x[g] = lanes<E>([&](int l) { return E(double(xv(i0 + g * L + l))); });
@@ -601,7 +626,119 @@ struct LaneSet {
         a1[g] = splat_number(W{});
       }
       ev[g] = _mm256_setzero_si256();
+      if constexpr (has_prefactor_v<Scan>) a0[g] = first[g];
     });
+  }
+  // A kernel with a prefactor: the u0 of ThreeTermKernel::start for the
+  // rows [i0, i0 + C L) into first[0 .. C - 1], for LaneSet::start, all
+  // before the lanes' steps (their chains of operations side by side: made
+  // one block of 8 rows at a time they took float rows 1.7 times as long).
+  // Returns whether every row starts plain (start() folds its prefactor's
+  // exponent, or x is out of the domain: a NaN row); nothing else runs here.
+  template <int C, class XView>
+  RECUR_LANES_INLINE static bool prefactor_starts(const Scan& scan, const XView& xv, std::int64_t i0,
+                                                  Lanes<W> (&first)[C]) {
+    bool plain = true;
+    each<C>([&](auto c) RECUR_LANES_INLINE { first[c] = prefactor_start(scan, xv, i0 + c * L, plain); });
+    return plain;
+  }
+  // ThreeTermKernel::start's u0 for the L rows from i0 where start() folds
+  // the prefactor (plain &= whether it does for all of them), by the same
+  // operations in vectors of 4 doubles (the family's exponent g(x) lane by
+  // lane): the same bits. x as the View holds it, in double (what start()
+  // is given; float lanes step with x rounded to float).
+  template <class XView>
+  RECUR_LANES_INLINE static Lanes<W> prefactor_start(const Scan& scan, const XView& xv,
+                                                     std::int64_t i0, bool& plain) {
+    const __m256d nan = _mm256_set1_pd(not_a_number<double>());
+    Vec<double> ex, factor, out;
+    if constexpr (std::is_same_v<W, DoubleDouble>) {
+      reduce_prefactor(scan, xv, i0, ex, factor, out, plain);
+      // multiply(initial, e^r) of numbers.hpp (p within double's range)
+      const Vec<double> hi = splat(scan.initial.hi), p = hi * ex;
+      const Pair u = fast_two_sum(p, fused(splat(scan.initial.lo), ex, fused(hi, ex, -p)));
+      return {Vec<double>(_mm256_blendv_pd(__m256d(u.hi * factor), nan, __m256d(out))),
+              Vec<double>(_mm256_andnot_pd(__m256d(out), __m256d(u.lo * factor)))};
+    } else if constexpr (std::is_same_v<W, double>) {
+      reduce_prefactor(scan, xv, i0, ex, factor, out, plain);
+      return Vec<double>(_mm256_blendv_pd(__m256d(splat(scan.initial) * ex * factor), nan, __m256d(out)));
+    } else {  // float: u0 = float(initial e^r), folded as float(u0 2^e) (scale_exactly)
+      // (u0 2^e, exact, in float: 2^e for -64 <= e <= 0 is a float)
+      __m128 half[2];
+      for (int q = 0; q < 2; ++q) {
+        reduce_prefactor(scan, xv, i0 + 4 * q, ex, factor, out, plain);
+        const __m128 u = _mm256_cvtpd_ps(__m256d(splat(double(scan.initial)) * ex));
+        half[q] = _mm_blendv_ps(_mm_mul_ps(u, _mm256_cvtpd_ps(__m256d(factor))), _mm256_cvtpd_ps(nan),
+                                _mm256_cvtpd_ps(__m256d(out)));
+      }
+      return Vec<float>(_mm256_set_m128(half[1], half[0]));
+    }
+  }
+  // For the 4 rows from i0: e^r, 2^m (m start()'s exponent) and the lanes
+  // out of the domain (all bits set); plain &= whether m folds (-F <= m <=
+  // 0) in every lane within the domain.
+  template <class XView>
+  RECUR_LANES_INLINE static void reduce_prefactor(const Scan& scan, const XView& xv, std::int64_t i0,
+                                                  Vec<double>& ex, Vec<double>& factor, Vec<double>& out,
+                                                  bool& plain) {
+    Vec<double> m, r, x;
+    __m128i e;
+    exponents(scan, xv, i0, x, m, r, e);
+    ex = exp_reduced<Scan::exp_degree>(r, [](Vec<double> a, Vec<double> b, Vec<double> c) {
+      return fused(a, b, c);
+    });
+    factor = Vec<double>(_mm256_castsi256_pd(
+        _mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(e), _mm256_set1_epi64x(1023)), 52)));
+    const Vec<double> domain = splat(Range<W>::domain);
+    const auto in            = (x <= domain) & (x >= -domain);  // (false for NaN)
+    out   = Vec<double>(_mm256_andnot_pd(__m256d(in), _mm256_castsi256_pd(_mm256_set1_epi64x(-1))));
+    plain = plain && !any(in & ((m > Vec<double>{}) | (m < splat(double(-Scan::fold_exponent)))));
+  }
+  // start()'s m and r for the 4 rows from i0 (x in double, as given), and
+  // int(m).
+  template <class XView>
+  RECUR_LANES_INLINE static void exponents(const Scan& scan, const XView& xv, std::int64_t i0,
+                                           Vec<double>& x, Vec<double>& m, Vec<double>& r, __m128i& e) {
+    // g = exponent(x) in the vector where the family writes it for vectors
+    // (exponent_parts), else lane by lane (built in registers: a vector
+    // load of numbers just stored one at a time waits for the older
+    // stores, lanes() says).
+    using X = typename XView::non_const_value_type;
+    if constexpr (std::is_same_v<X, float> || std::is_same_v<X, double>) {
+      if (xv.stride_0() == 1) {  // (a View with a proxy reference has no stride 1 to offer here)
+        if constexpr (std::is_same_v<X, float>) {
+          x = Vec<double>(_mm256_cvtps_pd(_mm_loadu_ps(&xv(i0))));
+        } else {
+          x = Vec<double>(_mm256_loadu_pd(&xv(i0)));
+        }
+      } else {
+        x = lanes<double>([&](int l) { return double(xv(i0 + l)); });
+      }
+    } else {
+      x = lanes<double>([&](int l) { return double(xv(i0 + l)); });
+    }
+    Vec<double> gh, gl;
+    if constexpr (has_vector_exponent<Scan>::value) {
+      scan.prefactor.exponent_parts(x, gh, gl, [](Vec<double> a, Vec<double> b, Vec<double> c) {
+        return fused(a, b, c);
+      });
+    } else {
+      DoubleDouble g[4];
+      for (int l = 0; l < 4; ++l) g[l] = scan.prefactor.exponent(double(xv(i0 + l)));
+      gh = lanes<double>([&](int l) { return g[l].hi; });
+      gl = lanes<double>([&](int l) { return g[l].lo; });
+    }
+    // start()'s clamps of m and r left out: they change neither where m
+    // folds (|m| <= fold_exponent) nor, in the lanes out of the domain, the
+    // NaN that replaces their u0; in rows that start() does not fold
+    // (prefactor_starts then fails), u0 is not used.
+    m = gh * splat(1.4426950408889634);
+    m = m + (m >= Vec<double>{} ? splat(0.5) : splat(-0.5));
+    m = Vec<double>(_mm256_round_pd(__m256d(m), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)) + 0.0;  // (+0, not -0)
+    e = _mm256_cvttpd_epi32(__m256d(m));
+    constexpr double ln2_a = 0.693147182464599609375, ln2_b = -1.9046542121259336e-09,
+                     ln2_c = -8.783183432405266e-17;
+    r = fused(-m, splat(ln2_c), fused(-m, splat(ln2_b), fused(-m, splat(ln2_a), gh))) + gl;
   }
   // Whether some lane's f = a_n x + b_n can be 0 (step()'s rule for it then
   // runs at every step): not where b_n = 0, every |x| and |a_n| are at least
@@ -766,13 +903,17 @@ __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, c
   static_assert(R % 8 == 0, "recur: cpu_lanes::rows_by_units runs whole units of 8 rows");
   static_assert(sizeof(Element<W>) >= sizeof(T), "recur: cpu_lanes stores lanes of T or wider");
   using Row = typename RowOf<T>::type;
+  typename Set::template First<R> starts;  // (a prefactor's)
+  if constexpr (has_prefactor_v<Scan>) {
+    if (!Set::prefactor_starts(scan, xv, i0, starts.u0)) return -1;
+  }
   T* const data           = V.data();
   const std::ptrdiff_t s0 = V.stride_0(), s1 = V.stride_1();
   int stop = N;  // double and double-double lanes: the first column past the limit
   for (int unit = 0; unit < R / 8; ++unit) {
     const std::int64_t first = i0 + 8 * unit;
     Set set;
-    set.start(scan, xv, first);
+    set.start(scan, xv, first, starts.u0 + unit * U);
     const bool zero_rule = set.zero_rule(scan, small_a);
     // Float lanes: 0, or the unit's values stored as u0 2^e by `scaled`
     // factors (power_factors).
@@ -871,7 +1012,7 @@ __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, c
   _mm_sfence();
   for (int unit = 0; unit < R / 8; ++unit) {
     Set set;
-    set.start(scan, xv, i0 + 8 * unit);
+    set.start(scan, xv, i0 + 8 * unit, starts.u0 + unit * U);
     for (int col = 1; col <= stop; ++col) set.template advance<true>(scan, col);
     set.unpack_to(&u0[8 * unit], &u1[8 * unit]);
   }
@@ -890,7 +1031,8 @@ __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, c
 // (He_n at |x| = 5 from n = 31; at |x| <= 1 not before n = 34). Returns the
 // number of steps done, with the states after them in u0 and u1 and their
 // columns stored; the caller carries on from there (scaling the lanes first
-// when fewer than N - 1 steps were done). small_a: some step's |a_n| is
+// when fewer than N - 1 steps were done). -1, nothing stored, where a row
+// of a kernel with a prefactor does not start plain (LaneSet::prefactor_starts). small_a: some step's |a_n| is
 // below 2^-60 (small_steps).
 //
 // Columns (LayoutLeft-like): every vector steps once a column, and the
@@ -920,8 +1062,12 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
     // would be loaded again after each.
     T* const data           = V.data();
     const std::ptrdiff_t s1 = V.stride_1();
+    typename Set::template First<R> starts;  // (a prefactor's)
+    if constexpr (has_prefactor_v<Scan>) {
+      if (!Set::prefactor_starts(scan, xv, i0, starts.u0)) return -1;
+    }
     Set set;
-    set.start(scan, xv, i0);
+    set.start(scan, xv, i0, starts.u0);
     // (Float lanes' columns keep step()'s rule for f = 0: measured faster.)
     const bool zero_rule = Set::scales || set.zero_rule(scan, small_a);
     bool scaled          = false;

@@ -230,10 +230,14 @@ struct LockstepRows {
       if (plain) {
         n = cpu_lanes::rows<B>(scan, x, V, i0, N, u0, u1, stream, small_a);
         if (n + 1 == N) return;
-        for (int r = 0; r < B; ++r) xs[r] = double(x(i0 + r)), e[r] = 0;
-        // a lane past the limit stopped the vectors (their rows are checked
-        // every few steps)
-        check(u0, u1, e, scaled, scaling_limit<W>(false));
+        if (n < 0) {  // a row not started plain (a prefactor's): the block below
+          n = 0;
+        } else {
+          for (int r = 0; r < B; ++r) xs[r] = double(x(i0 + r)), e[r] = 0;
+          // a lane past the limit stopped the vectors (their rows are
+          // checked every few steps)
+          check(u0, u1, e, scaled, scaling_limit<W>(false));
+        }
       }
     }
 #endif

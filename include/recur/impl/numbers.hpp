@@ -357,6 +357,31 @@ KOKKOS_FORCEINLINE_FUNCTION double scaled_value(const W& u0, int e) {
   return e == 0 ? to_double(u0) : times_power_of_two(to_double(u0), e);
 }
 
+// e^r for |r| <= ln 2 / 2 (the reduced argument of a prefactor,
+// ThreeTermKernel::start): Taylor's polynomial of degree D in Horner's form,
+// each step an explicit fused multiply-add. D = 13 for double and
+// double-double (its remainder below 2^-57 of the result; against long
+// double's expl: under one ulp), 8 for float states (remainder below 2^-32).
+// Written once for numbers and vectors (V: double, or a CPU lanes' vector
+// with their fused), so that every lane, policy and backend gets the same
+// bits (a library's exp differs between the host and a GPU, and has no
+// vector form with its bits).
+template <int D, class V, class Fused>
+KOKKOS_FORCEINLINE_FUNCTION V exp_reduced(V r, const Fused& fused) {
+  static_assert(D >= 2 && D <= 13, "recur: exp_reduced's degree is 2 to 13");
+  constexpr double inverse_factorial[14] = {
+      1.0, 1.0, 0x1p-1, 0x1.5555555555555p-3, 0x1.5555555555555p-5, 0x1.1111111111111p-7,
+      0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-13, 0x1.a01a01a01a01ap-16, 0x1.71de3a556c734p-19,
+      0x1.27e4fb7789f5cp-22, 0x1.ae64567f544e4p-26, 0x1.1eed8eff8d898p-29, 0x1.6124613a86d09p-33};
+  V p = fused(V{} + inverse_factorial[D], r, V{} + inverse_factorial[D - 1]);
+  for (int k = D - 2; k >= 0; --k) p = fused(p, r, V{} + inverse_factorial[k]);
+  return p;
+}
+template <int D>
+KOKKOS_FORCEINLINE_FUNCTION double exp_reduced(double r) {
+  return exp_reduced<D>(r, [](double a, double b, double c) { return fma(a, b, c); });
+}
+
 // A quiet NaN of either number.
 template <class W>
 KOKKOS_FORCEINLINE_FUNCTION W not_a_number() {

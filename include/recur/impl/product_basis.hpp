@@ -594,7 +594,7 @@ struct ProductTables {
                                 int terms) const {
     int b = 0;
 #ifdef RECUR_IMPL_CPU_LANES
-    if constexpr (is_lane_scan<Kernel>::value &&
+    if constexpr (is_lane_scan<Kernel>::value && !has_prefactor_v<Kernel> &&
                   std::is_same_v<S, std::conditional_t<std::is_same_v<W, float>, float, double>>) {
       // 32 samples in double and float (8 and 4 vectors), 16 in double-double.
       constexpr int G    = std::is_same_v<W, DoubleDouble> || std::is_same_v<W, float> ? 4 : 8;

@@ -83,6 +83,11 @@ struct ThreeTermKernel {
   using step_type   = ThreeTermCoefficients<W>;
   static constexpr int lookahead    = std::is_same_v<W, DoubleDouble> ? 2 : 4;
   static constexpr int check_period = 8;
+  // A prefactor's binary exponent from which start() folds it into the
+  // state (below: float's normal numbers reach 2^-126, double's 2^-1022).
+  static constexpr int fold_exponent = std::is_same_v<W, float> ? 64 : 512;
+  // The degree of the prefactor's e^r (exp_reduced, numbers.hpp).
+  static constexpr int exp_degree = std::is_same_v<W, float> ? 8 : 13;
 
   KOKKOS_FUNCTION void start(double x, state_type& s) const {
     s.u1 = W{};
@@ -103,9 +108,22 @@ struct ThreeTermKernel {
       m = double((long long)(m + (m >= 0 ? 0.5 : -0.5)));
       // Fused explicitly, so that no compiler contracts it differently in
       // different kernels (a row's bits must not depend on the policy).
-      const double r = fma(-m, ln2_c, fma(-m, ln2_b, fma(-m, ln2_a, g.hi))) + g.lo;
-      s.u0 = initial * kokkos_math::exp(r);
-      s.e  = int(m);
+      // |r| <= ln 2 / 2 but where m was clamped (|x| beyond 10^4 for
+      // HermiteFunction), whose rows are 0 or inf whatever r is.
+      double r = fma(-m, ln2_c, fma(-m, ln2_b, fma(-m, ln2_a, g.hi))) + g.lo;
+      r        = r > 0.5 ? 0.5 : (r < -0.5 ? -0.5 : r);
+      s.u0     = initial * exp_reduced<exp_degree>(r);
+      s.e      = int(m);
+      // Folded: where 2^e keeps u0 far inside W's normal numbers, u0 2^e
+      // itself (exact: a power of two), so that the row starts plain and
+      // runs as the families without a prefactor do (the CPU's vectors
+      // among them; HermiteFunction for |x| <= 26 in double, 9 in float).
+      // The steps of the folded state round as those of the scaled one:
+      // the same values.
+      if (s.e <= 0 && s.e >= -fold_exponent) {
+        scale_exactly(s.u0, power_of_two(s.e));
+        s.e = 0;
+      }
     } else {
       s.u0 = in_domain<W>(x) ? initial : not_a_number<W>();
       s.e  = 0;
