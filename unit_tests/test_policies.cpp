@@ -238,6 +238,64 @@ TYPED_TEST(Policies, HermiteFunctionRowsAreThoseOfEachXAlone) {
   check(recur::Fast{}, Kokkos::LayoutRight{});
 }
 
+// A family whose first step has f = x - 2 and p_0 = -1: at x = 2, step()'s
+// rule for f = 0 gives p_1 = 0 - 0 = +0 where a plain fused step would
+// give 0 (-1) - 0 = -0. The CPUs' vectors keep the rule only in blocks
+// holding such an x (cpu_lanes::step_rules): each row is the one x alone
+// gets, bit for bit, the block with x = 2 included; and Laguerre's and
+// Jacobi's (b_n != 0) rows likewise at their own zeros of f (Laguerre's
+// f_0 at x = 1, f_1 at 3, f_3 at 7, in float and double).
+struct NegativeStart {
+  static constexpr const char* name() { return "NegativeStart"; }
+  long double initial() const { return -1; }
+  template <class R = long double>
+  recur::ThreeTermCoefficients<R> coefficients(int n) const {
+    if (n == 0) return {R(1), R(-2), R(0)};
+    return {R(1), R(0.5), R(1) / R(n + 1)};
+  }
+};
+
+TYPED_TEST(Policies, RowsAtZerosOfAStepAreThoseOfEachXAlone) {
+  using C     = TypeParam;
+  using T     = typename C::scalar;
+  using Space = typename C::space;
+  const int M = 203, N = 37;
+  std::vector<T> xs(M);
+  for (int i = 0; i < M; ++i) xs[i] = T(-1 + 2 * (i + 0.5) / M);
+  const T zeros[] = {T(2), T(-0.5), T(1), T(3), T(7), T(-1), T(0)};
+  for (int k = 0; k < int(sizeof zeros / sizeof zeros[0]); ++k) xs[40 + 21 * k] = zeros[k];
+  const auto x = to_device<typename C::XView>(xs);
+  const auto check = [&](const auto& family, auto precision, auto layout) {
+    using View = Kokkos::View<T**, decltype(layout), Space>;
+    View V("V", M, N), one("one", 1, N);
+    recur::evaluate(Space{}, family, x, V, recur::ThreadPerX{}, precision);
+    const auto v = to_host(V);
+    int differences = 0;
+    for (int i = 0; i < M; ++i) {
+      recur::evaluate(Space{}, family, Kokkos::subview(x, std::make_pair(i, i + 1)), one, recur::ThreadPerX{},
+                      precision);
+      const auto o = to_host(one);
+      for (int n = 0; n < N; ++n) differences += std::memcmp(&o(0, n), &v(i, n), sizeof(T)) != 0;
+    }
+    EXPECT_EQ(differences, 0) << family.name() << (std::is_same_v<decltype(precision), recur::Fast> ? " Fast" : " Accurate")
+                              << (std::is_same_v<decltype(layout), Kokkos::LayoutLeft> ? " LayoutLeft"
+                                                                                      : " LayoutRight");
+  };
+  const auto every = [&](const auto& family) {
+    check(family, recur::Accurate{}, Kokkos::LayoutLeft{});
+    check(family, recur::Accurate{}, Kokkos::LayoutRight{});
+    check(family, recur::Fast{}, Kokkos::LayoutLeft{});
+    check(family, recur::Fast{}, Kokkos::LayoutRight{});
+  };
+  every(NegativeStart{});
+  every(recur::Laguerre{});
+  every(recur::Jacobi{0.5, -0.5});
+  // the case itself: p_1(2) is +0 (a plain fused step would give -0)
+  typename C::VView V("V", 1, 2);
+  recur::evaluate(Space{}, NegativeStart{}, to_device<typename C::XView>(std::vector<T>{T(2)}), V);
+  EXPECT_FALSE(std::signbit(to_host(V)(0, 1)));
+}
+
 // Rows of a wider View (columns 0 .. 39 of M x 64): on CPUs long enough to
 // stream, 64 bytes of 8 rows at a time, so that the 40th column ends a
 // partial piece (float), and rows leaving double's range stop the vectors

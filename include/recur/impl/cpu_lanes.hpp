@@ -39,11 +39,15 @@
 #include <immintrin.h>
 #endif
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace recur::impl {
 
@@ -90,6 +94,16 @@ struct has_vector_exponent<
 template <class W, class MemorySpace, class Prefactor>
 inline constexpr bool has_prefactor_v<ThreeTermKernel<W, MemorySpace, Prefactor>> =
     !std::is_same_v<Prefactor, NoPrefactor>;
+
+// Where the CPU lanes' steps keep step()'s rule for f = a_n x + b_n = 0
+// (cpu_lanes::step_rules says when): `everywhere`, else in blocks with an
+// |x| below 2^-60 where `tiny_x`, and in blocks whose x range holds one of
+// `zeros` (sorted). GPUs do not use it.
+struct StepRules {
+  bool everywhere = true;
+  bool tiny_x     = true;
+  Kokkos::View<double*, Kokkos::HostSpace> zeros;
+};
 
 // V at least this large is written with non-temporal stores (about the last
 // level cache of a CPU socket; glibc's memset switches at a similar size).
@@ -283,6 +297,11 @@ inline Vec<float> fused(Vec<float> a, Vec<float> b, Vec<float> c) {
   return _mm256_fmadd_ps(a, b, c);
 }
 inline Vec<double> splat(double v) { return _mm256_set1_pd(v); }
+// The smaller / larger of a and b lane by lane, b where a is NaN.
+inline Vec<double> minimum(Vec<double> a, Vec<double> b) { return _mm256_min_pd(a, b); }
+inline Vec<float> minimum(Vec<float> a, Vec<float> b) { return _mm256_min_ps(a, b); }
+inline Vec<double> maximum(Vec<double> a, Vec<double> b) { return _mm256_max_pd(a, b); }
+inline Vec<float> maximum(Vec<float> a, Vec<float> b) { return _mm256_max_ps(a, b); }
 inline Vec<float> splat(float v) { return _mm256_set1_ps(v); }
 // A vector of lane(0), lane(1), ... built in registers: a vector load of
 // numbers just stored one at a time waits for every older store to reach
@@ -562,21 +581,54 @@ struct RowOf<double> {
   using type = __m256d;
 };
 
-// Whether some step n < N - 1 of a three-term Scan has |a_n| below 2^-60
-// (rows() below then keeps step()'s rule for f = 0); power sums have none.
+// What the lanes' steps n < N - 1 of a three-term Scan need step()'s rule
+// for f = a_n x + b_n = 0 for (StepRules, lockstep.hpp), from its
+// coefficients in the lanes' numbers (float or double): everywhere where
+// some |a_n|, or some |b_n| that is not 0, is below 2^-60, or where rows
+// are longer than 4096 terms (not looked through here); else in blocks
+// with an |x| below 2^-60 where some b_n is 0, and in blocks holding one
+// of `zeros`, the x with a_n x + b_n = 0 exactly for a step whose b_n is
+// not 0 (where |a_n| and |b_n| are at least 2^-60, a_n x + b_n rounds to 0
+// only where it is 0: its smallest nonzero value is near |b_n| 2^-48 in
+// float; and a_n x = -b_n only at the float or double -b_n / a_n, if that
+// is one). Power sums and double-double keep the rule everywhere.
+// zeros: whether to look for them at all (not inside a parallel region,
+// which allocates no View).
 template <class Scan>
-bool small_steps(const Scan& scan, int N) {
-  if constexpr (is_lane_scan<Scan>::value && !is_power_sums<Scan>::value) {
-    bool small = false;
+StepRules step_rules(const Scan& scan, int N, bool zeros_too = true) {
+  StepRules rules;
+  using W = typename Scan::number_type;
+  if constexpr (is_lane_scan<Scan>::value && !is_power_sums<Scan>::value &&
+                !std::is_same_v<W, DoubleDouble>) {
+    const bool look = zeros_too && N - 1 <= 4096;
+    std::vector<double> zeros;
+    bool tiny = false, zero_b = false, nonzero_b = false;
     for (int n = 0; n + 1 < N; ++n) {
-      const double a = to_double(scan.coefficients(n).a);
-      small = small || !(a >= 0x1p-60 || a <= -0x1p-60);
+      const auto k = scan.coefficients(n);
+      const W a = k.a, b = k.b;
+      tiny = tiny || !(std::fabs(a) >= W(0x1p-60)) || (b != 0 && !(std::fabs(b) >= W(0x1p-60)));
+      zero_b    = zero_b || b == 0;
+      nonzero_b = nonzero_b || b != 0;
+      if (b == 0 || !look) continue;
+      const W root = W(-static_cast<long double>(b) / static_cast<long double>(a));
+      for (const W x : {std::nextafter(root, -std::numeric_limits<W>::infinity()), root,
+                        std::nextafter(root, std::numeric_limits<W>::infinity())})
+        if (std::fma(a, x, b) == 0) zeros.push_back(double(x));
     }
-    return small;
+    if (tiny || (nonzero_b && !look)) return rules;
+    std::sort(zeros.begin(), zeros.end());
+    zeros.erase(std::unique(zeros.begin(), zeros.end()), zeros.end());
+    rules.everywhere = false;
+    rules.tiny_x     = zero_b;
+    if (!zeros.empty()) {
+      rules.zeros = Kokkos::View<double*, Kokkos::HostSpace>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "recur::evaluate::zeros"), zeros.size());
+      std::copy(zeros.begin(), zeros.end(), rules.zeros.data());
+    }
   } else {
-    (void)scan, (void)N;
-    return true;
+    (void)scan, (void)N, (void)zeros_too;
   }
+  return rules;
 }
 
 // G vectors of lanes of Scan from row i0 on (8 or 4 lanes each): x, the
@@ -741,19 +793,51 @@ struct LaneSet {
     r = fused(-m, splat(ln2_c), fused(-m, splat(ln2_b), fused(-m, splat(ln2_a), gh))) + gl;
   }
   // Whether some lane's f = a_n x + b_n can be 0 (step()'s rule for it then
-  // runs at every step): not where b_n = 0, every |x| and |a_n| are at least
-  // 2^-60 (so |a_n x| is at least 2^-120, a normal float: no product
-  // rounds to 0); a NaN x gives f = NaN, never 0. small_a: some |a_n| is
-  // below (small_steps).
-  RECUR_LANES_INLINE bool zero_rule(const Scan& scan, bool small_a) const {
+  // runs at every step), as `rules` say (step_rules); a NaN x gives f =
+  // NaN, never 0.
+  RECUR_LANES_INLINE bool zero_rule(const StepRules& rules) const {
     if constexpr (inexact) {
-      if (!scan.zero_b || small_a) return true;
-      const Vec<E> tiny = splat(E(0x1p-60));
-      bool small = false;
-      each<G>([&](auto g) RECUR_LANES_INLINE { small = small || any((x[g] < tiny) & (x[g] > -tiny)); });
-      return small;
+      if (rules.everywhere) return true;
+      if (rules.tiny_x) {  // (|a_n x| at least 2^-120, a normal float, elsewhere)
+        const Vec<E> tiny = splat(E(0x1p-60));
+        bool small = false;
+        each<G>([&](auto g) RECUR_LANES_INLINE { small = small || any((x[g] < tiny) & (x[g] > -tiny)); });
+        if (small) return true;
+      }
+      const std::size_t count = rules.zeros.extent(0);
+      if (count == 0) return false;
+      const double* const z = rules.zeros.data();
+      // no lane between the first zero and the last (Laguerre's are 1, 3, 7,
+      // ... in float: a block at x < 1 stops here), else a lane at one of
+      // them (few), else the block's smallest and largest x (NaN lanes left
+      // out) and whether a zero lies between
+      bool inside = false;
+      const Vec<E> first_zero = splat(E(z[0])), last_zero = splat(E(z[count - 1]));
+      each<G>([&](auto g) RECUR_LANES_INLINE {
+        inside = inside || any((x[g] >= first_zero) & (x[g] <= last_zero));
+      });
+      if (!inside) return false;
+      if (count <= 8) {
+        bool at = false;
+        for (std::size_t k = 0; k < count; ++k) {
+          const Vec<E> zero = splat(E(z[k]));
+          each<G>([&](auto g) RECUR_LANES_INLINE { at = at || any(x[g] == zero); });
+        }
+        return at;
+      }
+      alignas(32) E low[L], high[L];
+      Vec<E> lo = splat(std::numeric_limits<E>::infinity()), hi = -lo;
+      each<G>([&](auto g) RECUR_LANES_INLINE {
+        lo = minimum(x[g], lo);
+        hi = maximum(x[g], hi);
+      });
+      unpack(lo, low);
+      unpack(hi, high);
+      for (int l = 1; l < L; ++l) low[0] = low[l] < low[0] ? low[l] : low[0], high[0] = high[l] > high[0] ? high[l] : high[0];
+      const double* const first = std::lower_bound(z, z + count, double(low[0]));
+      return first != z + count && *first <= double(high[0]);
     } else {
-      (void)scan, (void)small_a;
+      (void)rules;
       return true;
     }
   }
@@ -892,7 +976,7 @@ template <int R, class Scan, class XView, class VView, class W = typename Scan::
           class T = typename VView::non_const_value_type>
 __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, const VView& V,
                                             std::int64_t i0, int N, W (&u0)[R], W (&u1)[R],
-                                            bool stream, bool small_a) {
+                                            bool stream, const StepRules& rules) {
   using Set         = LaneSet<Scan, 8 / width<Element<W>>>;
   constexpr int L   = Set::L;
   constexpr int U   = 8 / L;                 // vectors of lanes a unit
@@ -914,7 +998,7 @@ __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, c
     const std::int64_t first = i0 + 8 * unit;
     Set set;
     set.start(scan, xv, first, starts.u0 + unit * U);
-    const bool zero_rule = set.zero_rule(scan, small_a);
+    const bool zero_rule = set.zero_rule(rules);
     // Float lanes: 0, or the unit's values stored as u0 2^e by `scaled`
     // factors (power_factors).
     int scaled = 0;
@@ -1032,8 +1116,8 @@ __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, c
 // number of steps done, with the states after them in u0 and u1 and their
 // columns stored; the caller carries on from there (scaling the lanes first
 // when fewer than N - 1 steps were done). -1, nothing stored, where a row
-// of a kernel with a prefactor does not start plain (LaneSet::prefactor_starts). small_a: some step's |a_n| is
-// below 2^-60 (small_steps).
+// of a kernel with a prefactor does not start plain (LaneSet::prefactor_starts).
+// rules: where the steps need step()'s rule for f = 0 (step_rules).
 //
 // Columns (LayoutLeft-like): every vector steps once a column, and the
 // column goes to V at once. Between two checks the steps run in a loop with
@@ -1045,7 +1129,7 @@ __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, c
 template <int R, class Scan, class XView, class VView, class W = typename Scan::number_type,
           class T = typename VView::non_const_value_type>
 int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int N,
-         W (&u0)[R], W (&u1)[R], bool stream, bool small_a) {
+         W (&u0)[R], W (&u1)[R], bool stream, const StepRules& rules) {
   using Set       = LaneSet<Scan, R / width<Element<W>>>;
   constexpr int L = Set::L;
   constexpr int G = R / L;  // vectors of lanes
@@ -1054,9 +1138,9 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
   // LayoutLeft-like, else rows contiguous (LayoutRight: rows, whatever N,
   // so that its code is the rows' only)
   if constexpr (std::is_same_v<typename VView::array_layout, Kokkos::LayoutRight>) {
-    return rows_by_units<R>(scan, xv, V, i0, N, u0, u1, stream, small_a);
+    return rows_by_units<R>(scan, xv, V, i0, N, u0, u1, stream, rules);
   } else {
-    if (V.stride_0() != 1) return rows_by_units<R>(scan, xv, V, i0, N, u0, u1, stream, small_a);
+    if (V.stride_0() != 1) return rows_by_units<R>(scan, xv, V, i0, N, u0, u1, stream, rules);
     // V's elements through a pointer and strides held here: the vector
     // stores below may alias anything (__m256 is may_alias), so V's own
     // would be loaded again after each.
@@ -1069,7 +1153,7 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
     Set set;
     set.start(scan, xv, i0, starts.u0);
     // (Float lanes' columns keep step()'s rule for f = 0: measured faster.)
-    const bool zero_rule = Set::scales || set.zero_rule(scan, small_a);
+    const bool zero_rule = Set::scales || set.zero_rule(rules);
     bool scaled          = false;
     // Column `col` of the lanes straight to V: a whole cache line or two of
     // each column, non-temporal where Stream; Scaled: values u0 2^e.

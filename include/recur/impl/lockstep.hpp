@@ -72,8 +72,8 @@ struct LockstepRows {
   VView V;
   bool stream = false;  // CPUs: non-temporal stores (cpu_lanes.hpp)
   std::int64_t blocks_per_item = 1;  // (operator() below)
-  // CPUs: whether some step's |a_n| is below 2^-60 (cpu_lanes::small_steps)
-  bool small_a = true;
+  // CPUs: where the lanes' steps keep step()'s rule for f = 0 (cpu_lanes::step_rules)
+  StepRules rules;
 
   // The lanes' states are kept component by component (arrays of u0, u1 and
   // e: as separate arrays the CPU's compiler keeps them in registers and
@@ -228,7 +228,7 @@ struct LockstepRows {
         for (int r = 0; r < B; ++r) plain &= !scan.checks_every_step(double(x(i0 + r)));
       }
       if (plain) {
-        n = cpu_lanes::rows<B>(scan, x, V, i0, N, u0, u1, stream, small_a);
+        n = cpu_lanes::rows<B>(scan, x, V, i0, N, u0, u1, stream, rules);
         if (n + 1 == N) return;
         if (n < 0) {  // a row not started plain (a prefactor's): the block below
           n = 0;
@@ -325,14 +325,14 @@ void lockstep_rows(const ExecSpace& space, const std::string& label, const XView
   // CPUs: 64 blocks a work item (one store fence each, operator() above).
   const std::int64_t per_item = host ? 64 : 1;
   const std::int64_t items    = ((M + B - 1) / B + per_item - 1) / per_item;
-  bool small_a                = true;
+  StepRules rules;
 #ifdef RECUR_IMPL_CPU_LANES
-  if constexpr (host) small_a = cpu_lanes::small_steps(scan, int(V.extent(1)));
+  if constexpr (host) rules = cpu_lanes::step_rules(scan, int(V.extent(1)));
 #endif
   Kokkos::parallel_for(
       label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, Bounds>(space, 0, items),
       LockstepRows<B, !host, T, Scan, XView, VView>{scan, x, V, host && streams(V, B), per_item,
-                                                    small_a});
+                                                    rules});
 }
 
 // Values and derivatives of a three-term family without prefactor, B

@@ -602,7 +602,7 @@ struct ProductTables {
       using E            = typename Set::E;  // float or double: S
       using V            = cpu_lanes::Vec<E>;
       constexpr int L    = Set::L, n = G * L;
-      const bool small_a = cpu_lanes::small_steps(kernel, terms);
+      const auto rules   = cpu_lanes::step_rules(kernel, terms, false);  // (in a parallel region)
       const E first      = E(to_double(kernel.initial));
       const V limit      = cpu_lanes::splat(E(Range<W>::periodic_limit));
       const V unchecked  = cpu_lanes::splat(E(Range<W>::unchecked_x));
@@ -637,7 +637,7 @@ struct ProductTables {
             });
           }
         };
-        if (set.zero_rule(kernel, small_a)) {
+        if (set.zero_rule(rules)) {
           steps(std::true_type{});
         } else {
           steps(std::false_type{});
