@@ -82,6 +82,9 @@ struct is_lane_scan<ThreeTermKernel<W, MemorySpace, Prefactor>>
                          std::is_same_v<W, DoubleDouble>> {};
 template <class Scan>
 inline constexpr bool has_prefactor_v = false;
+template <class W, class MemorySpace, class Prefactor>
+inline constexpr bool has_prefactor_v<ThreeTermKernel<W, MemorySpace, Prefactor>> =
+    !std::is_same_v<Prefactor, NoPrefactor>;
 // A prefactor whose exponent is written for vectors too (exponent_parts:
 // HermiteFunction's).
 template <class Scan, class = void>
@@ -91,9 +94,6 @@ struct has_vector_exponent<
     Scan, std::void_t<decltype(std::declval<const Scan&>().prefactor.exponent_parts(
               std::declval<double>(), std::declval<double&>(), std::declval<double&>(),
               std::declval<double (*)(double, double, double)>()))>> : std::true_type {};
-template <class W, class MemorySpace, class Prefactor>
-inline constexpr bool has_prefactor_v<ThreeTermKernel<W, MemorySpace, Prefactor>> =
-    !std::is_same_v<Prefactor, NoPrefactor>;
 
 // Where the CPU lanes' steps keep step()'s rule for f = a_n x + b_n = 0
 // (cpu_lanes::step_rules says when): `everywhere`, else in blocks with an
@@ -297,12 +297,12 @@ inline Vec<float> fused(Vec<float> a, Vec<float> b, Vec<float> c) {
   return _mm256_fmadd_ps(a, b, c);
 }
 inline Vec<double> splat(double v) { return _mm256_set1_pd(v); }
+inline Vec<float> splat(float v) { return _mm256_set1_ps(v); }
 // The smaller / larger of a and b lane by lane, b where a is NaN.
 inline Vec<double> minimum(Vec<double> a, Vec<double> b) { return _mm256_min_pd(a, b); }
 inline Vec<float> minimum(Vec<float> a, Vec<float> b) { return _mm256_min_ps(a, b); }
 inline Vec<double> maximum(Vec<double> a, Vec<double> b) { return _mm256_max_pd(a, b); }
 inline Vec<float> maximum(Vec<float> a, Vec<float> b) { return _mm256_max_ps(a, b); }
-inline Vec<float> splat(float v) { return _mm256_set1_ps(v); }
 // A vector of lane(0), lane(1), ... built in registers: a vector load of
 // numbers just stored one at a time waits for every older store to reach
 // the cache, V's included, which serialized the kernel on memory (43-62 % of
@@ -592,8 +592,8 @@ struct RowOf<double> {
 // only where it is 0: its smallest nonzero value is near |b_n| 2^-48 in
 // float; and a_n x = -b_n only at the float or double -b_n / a_n, if that
 // is one). Power sums and double-double keep the rule everywhere.
-// zeros: whether to look for them at all (not inside a parallel region,
-// which allocates no View).
+// zeros_too: whether to look for those x at all (not inside a parallel
+// region, where no View is allocated).
 template <class Scan>
 StepRules step_rules(const Scan& scan, int N, bool zeros_too = true) {
   StepRules rules;
@@ -833,7 +833,10 @@ struct LaneSet {
       });
       unpack(lo, low);
       unpack(hi, high);
-      for (int l = 1; l < L; ++l) low[0] = low[l] < low[0] ? low[l] : low[0], high[0] = high[l] > high[0] ? high[l] : high[0];
+      for (int l = 1; l < L; ++l) {
+        low[0]  = low[l] < low[0] ? low[l] : low[0];
+        high[0] = high[l] > high[0] ? high[l] : high[0];
+      }
       const double* const first = std::lower_bound(z, z + count, double(low[0]));
       return first != z + count && *first <= double(high[0]);
     } else {
