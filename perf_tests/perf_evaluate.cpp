@@ -17,6 +17,7 @@
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
 
+#include "perf_evaluate.hpp"
 #include "perf_mpi.hpp"
 #include "perf_support.hpp"
 #include "recur_perf_commit.hpp"
@@ -30,51 +31,6 @@
 #include <vector>
 
 namespace recur_perf {
-
-template <class Space, class T, class Layout, class Family, class Policy,
-          class Precision = recur::Accurate>
-void evaluate(benchmark::State& state, Policy policy) {
-  const std::int64_t M = std::int64_t(1) << state.range(0);
-  const int N          = int(state.range(1));
-  const Space space;
-  Kokkos::View<T*, Space> x(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "x"), M);
-  Kokkos::View<T**, Layout, Space> V(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "V"), M, N);
-  Kokkos::parallel_for(
-      "recur_perf::x", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, M),
-      KOKKOS_LAMBDA(std::int64_t i) { x(i) = T(-1) + T(2) * T(i) / T(M); });
-
-  const recur::StoreCeiling ceiling = recur::store_ceiling(space, V);
-  const double fill                 = ceiling.seconds;
-  const double copy = recur::copy_seconds(space, V.data(), V.span() * sizeof(T));
-  std::vector<double> times;
-  std::string label = std::is_same_v<Policy, recur::Auto>
-                          ? recur::name(recur::auto_policy(space, Family{}, V))
-                          : "";
-  state.SetLabel(label + " | ceiling: " + ceiling.method);
-  try {
-    recur::evaluate(space, Family{}, x, V, policy, Precision{});  // warm-up
-  } catch (const std::exception& e) {  // e.g. Staged rows longer than scratch
-    state.SkipWithError(e.what());
-    return;
-  }
-  for (auto _ : state) {
-    space.fence();
-    Kokkos::Timer timer;
-    recur::evaluate(space, Family{}, x, V, policy, Precision{});
-    space.fence();
-    times.push_back(timer.seconds());
-    state.SetIterationTime(times.back());
-  }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  const double median   = times[times.size() / 2];
-  const double gbs      = double(M * N + M) * sizeof(T) / median / 1e9;
-  const double fill_gbs = double(V.span()) * sizeof(T) / fill / 1e9;
-  state.counters["GBps"]      = gbs;
-  state.counters["fill_GBps"] = fill_gbs;
-  state.counters["of_fill"]   = gbs / fill_gbs;
-  state.counters["copy_GBps"] = 2 * double(V.span()) * sizeof(T) / copy / 1e9;
-}
 
 // Why a column-slice (LayoutLeft) V stays below the fill: its N columns are
 // N write streams M elements apart, where the fill writes 8. This stores
@@ -312,42 +268,6 @@ void add_families(const std::string& layout) {
   if constexpr (std::is_same_v<Policy, recur::Auto>) add<Space, T, Layout, recur::Legendre, Policy>(layout);
 }
 
-// The other built-in families at the table's shape (M = 2^24 on GPUs,
-// 2^20 on CPUs, N = 32), Auto and Auto-Fast: the performance targets hold
-// for every built-in family (docs/performance.md).
-template <class Space, class T, class Layout, class Family>
-void add_table_shape(const std::string& layout) {
-  const bool device =
-      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
-  const std::string name = std::string("evaluate/") + Space::name() + "/" +
-                           (std::is_same_v<T, float> ? "float" : "double") + "/" + layout + "/" +
-                           Family::name() + "/";
-  const auto shape = [&](benchmark::internal::Benchmark* b) {
-    b->ArgNames({"log2M", "N"})->UseManualTime()->Unit(benchmark::kMillisecond)->Args({device ? 24 : 20, 32});
-  };
-  shape(benchmark::RegisterBenchmark((name + "Auto").c_str(),
-                                     evaluate<Space, T, Layout, Family, recur::Auto>, recur::Auto{}));
-  shape(benchmark::RegisterBenchmark((name + "Auto-Fast").c_str(),
-                                     evaluate<Space, T, Layout, Family, recur::Auto, recur::Fast>,
-                                     recur::Auto{}));
-}
-template <class Space, class T, class Layout>
-void add_other_families(const std::string& layout) {
-  add_table_shape<Space, T, Layout, recur::Monomials>(layout);
-  add_table_shape<Space, T, Layout, recur::Hermite>(layout);
-  add_table_shape<Space, T, Layout, recur::HermiteNormalized>(layout);
-  add_table_shape<Space, T, Layout, recur::HermiteFunction>(layout);
-  add_table_shape<Space, T, Layout, recur::LegendreNormalized>(layout);
-  add_table_shape<Space, T, Layout, recur::ChebyshevT>(layout);
-  add_table_shape<Space, T, Layout, recur::ChebyshevU>(layout);
-  add_table_shape<Space, T, Layout, recur::Laguerre>(layout);
-  add_table_shape<Space, T, Layout, recur::LaguerreNormalized>(layout);
-  add_table_shape<Space, T, Layout, recur::Jacobi>(layout);
-  add_table_shape<Space, T, Layout, recur::JacobiNormalized>(layout);
-  add_table_shape<Space, T, Layout, recur::Gegenbauer>(layout);
-  add_table_shape<Space, T, Layout, recur::GegenbauerNormalized>(layout);
-}
-
 template <class Space, class Policy>
 void add_policy() {
   add_families<Space, float, Kokkos::LayoutLeft, Policy>("LayoutLeft");
@@ -387,10 +307,7 @@ void add_space() {
   add_policy<Space, recur::ThreadPerX>();
   add_policy<Space, recur::Staged>();
   add_policy<Space, recur::ScanAlongN>();
-  add_other_families<Space, float, Kokkos::LayoutLeft>("LayoutLeft");
-  add_other_families<Space, float, Kokkos::LayoutRight>("LayoutRight");
-  add_other_families<Space, double, Kokkos::LayoutLeft>("LayoutLeft");
-  add_other_families<Space, double, Kokkos::LayoutRight>("LayoutRight");
+  add_other_families<Space>();
   add_uses<Space>();
 }
 

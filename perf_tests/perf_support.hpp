@@ -46,6 +46,11 @@ double fill_seconds(const Space& space, const View& V) {
 template <class Space>
 void add_uses();
 
+// The built-in families beyond the suite's four at the table's shape, Auto
+// and Auto-Fast (perf_families.cpp).
+template <class Space>
+void add_other_families();
+
 }  // namespace recur_perf
 
 #endif

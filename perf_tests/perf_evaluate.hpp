@@ -1,0 +1,68 @@
+// recur_perf's evaluate entries (perf_evaluate.cpp, and perf_families.cpp,
+// which registers the other built-in families in a translation unit of its
+// own, so that the two compile side by side): one entry's run.
+#ifndef RECUR_PERF_EVALUATE_HPP
+#define RECUR_PERF_EVALUATE_HPP
+
+#include <recur/ceiling.hpp>
+#include <recur/recur.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <vector>
+
+namespace recur_perf {
+
+template <class Space, class T, class Layout, class Family, class Policy,
+          class Precision = recur::Accurate>
+void evaluate(benchmark::State& state, Policy policy) {
+  const std::int64_t M = std::int64_t(1) << state.range(0);
+  const int N          = int(state.range(1));
+  const Space space;
+  Kokkos::View<T*, Space> x(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "x"), M);
+  Kokkos::View<T**, Layout, Space> V(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "V"), M, N);
+  Kokkos::parallel_for(
+      "recur_perf::x", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, M),
+      KOKKOS_LAMBDA(std::int64_t i) { x(i) = T(-1) + T(2) * T(i) / T(M); });
+
+  const recur::StoreCeiling ceiling = recur::store_ceiling(space, V);
+  const double fill                 = ceiling.seconds;
+  const double copy = recur::copy_seconds(space, V.data(), V.span() * sizeof(T));
+  std::vector<double> times;
+  std::string label = std::is_same_v<Policy, recur::Auto>
+                          ? recur::name(recur::auto_policy(space, Family{}, V))
+                          : "";
+  state.SetLabel(label + " | ceiling: " + ceiling.method);
+  try {
+    recur::evaluate(space, Family{}, x, V, policy, Precision{});  // warm-up
+  } catch (const std::exception& e) {  // e.g. Staged rows longer than scratch
+    state.SkipWithError(e.what());
+    return;
+  }
+  for (auto _ : state) {
+    space.fence();
+    Kokkos::Timer timer;
+    recur::evaluate(space, Family{}, x, V, policy, Precision{});
+    space.fence();
+    times.push_back(timer.seconds());
+    state.SetIterationTime(times.back());
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  const double median   = times[times.size() / 2];
+  const double gbs      = double(M * N + M) * sizeof(T) / median / 1e9;
+  const double fill_gbs = double(V.span()) * sizeof(T) / fill / 1e9;
+  state.counters["GBps"]      = gbs;
+  state.counters["fill_GBps"] = fill_gbs;
+  state.counters["of_fill"]   = gbs / fill_gbs;
+  state.counters["copy_GBps"] = 2 * double(V.span()) * sizeof(T) / copy / 1e9;
+}
+
+}  // namespace recur_perf
+
+#endif
