@@ -164,6 +164,27 @@ TYPED_TEST(Policies, ThreadPerXVectorsEqualScalarLanesAtTheEdges) {
   expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::PowerSums{}, (1 << 17) + 3, 48);
 }
 
+// The values of `family` at every x of x in blocks (ThreadPerX, V of
+// `Layout`) against those of each x evaluated alone: how many differ in
+// their bits.
+template <class Layout, class XView, class Family, class Precision>
+int differences_from_each_x_alone(const XView& x, const Family& family, int N, Precision precision) {
+  using T     = typename XView::non_const_value_type;
+  using Space = typename XView::execution_space;
+  const int M = int(x.extent(0));
+  Kokkos::View<T**, Layout, Space> V("V", M, N), one("one", 1, N);
+  recur::evaluate(Space{}, family, x, V, recur::ThreadPerX{}, precision);
+  const auto v = to_host(V);
+  int differences = 0;
+  for (int i = 0; i < M; ++i) {
+    recur::evaluate(Space{}, family, Kokkos::subview(x, std::make_pair(i, i + 1)), one, recur::ThreadPerX{},
+                    precision);
+    const auto o = to_host(one);
+    for (int n = 0; n < N; ++n) differences += std::memcmp(&o(0, n), &v(i, n), sizeof(T)) != 0;
+  }
+  return differences;
+}
+
 // Power sums of long rows: on CPUs the vectors drop powers below 2^-60
 // before they reach subnormals (cpu_lanes.hpp, drop_tiny_powers), which
 // changes no sum: rows of 3000 terms, x within [-1, 1] and a third of them
@@ -172,7 +193,6 @@ TYPED_TEST(Policies, ThreadPerXVectorsEqualScalarLanesAtTheEdges) {
 TYPED_TEST(Policies, PowerSumsOfLongRowsAreThoseOfEachXAlone) {
   using C     = TypeParam;
   using T     = typename C::scalar;
-  using Space = typename C::space;
   const int M = 69, N = 3000;
   std::vector<T> xs(M);
   for (int i = 0; i < M; ++i) {
@@ -181,17 +201,10 @@ TYPED_TEST(Policies, PowerSumsOfLongRowsAreThoseOfEachXAlone) {
   }
   const auto x = to_device<typename C::XView>(xs);
   const auto check = [&](auto precision) {
-    typename C::VView V("V", M, N), one("one", 1, N);
-    recur::evaluate(Space{}, recur::PowerSums{}, x, V, recur::ThreadPerX{}, precision);
-    const auto v = to_host(V);
-    int differences = 0;
-    for (int i = 0; i < M; ++i) {
-      recur::evaluate(Space{}, recur::PowerSums{}, Kokkos::subview(x, std::make_pair(i, i + 1)), one,
-                      recur::ThreadPerX{}, precision);
-      const auto o = to_host(one);
-      for (int n = 0; n < N; ++n) differences += std::memcmp(&o(0, n), &v(i, n), sizeof(T)) != 0;
-    }
-    EXPECT_EQ(differences, 0) << (std::is_same_v<decltype(precision), recur::Fast> ? "Fast" : "Accurate");
+    EXPECT_EQ(differences_from_each_x_alone<typename C::VView::array_layout>(x, recur::PowerSums{}, N,
+                                                                              precision),
+              0)
+        << (std::is_same_v<decltype(precision), recur::Fast> ? "Fast" : "Accurate");
   };
   check(recur::Accurate{});
   check(recur::Fast{});
@@ -206,7 +219,6 @@ TYPED_TEST(Policies, PowerSumsOfLongRowsAreThoseOfEachXAlone) {
 TYPED_TEST(Policies, HermiteFunctionRowsAreThoseOfEachXAlone) {
   using C     = TypeParam;
   using T     = typename C::scalar;
-  using Space = typename C::space;
   const int M = 203, N = 41;
   std::vector<T> xs(M);
   const T inf = std::numeric_limits<T>::infinity();
@@ -217,18 +229,8 @@ TYPED_TEST(Policies, HermiteFunctionRowsAreThoseOfEachXAlone) {
   for (int i = 0; i < 64; ++i) xs[i] = T(xs[i] * T(0.5));  // blocks that all fold
   const auto x = to_device<typename C::XView>(xs);
   const auto check = [&](auto precision, auto layout) {
-    using View = Kokkos::View<T**, decltype(layout), Space>;
-    View V("V", M, N), one("one", 1, N);
-    recur::evaluate(Space{}, recur::HermiteFunction{}, x, V, recur::ThreadPerX{}, precision);
-    const auto v = to_host(V);
-    int differences = 0;
-    for (int i = 0; i < M; ++i) {
-      recur::evaluate(Space{}, recur::HermiteFunction{}, Kokkos::subview(x, std::make_pair(i, i + 1)), one,
-                      recur::ThreadPerX{}, precision);
-      const auto o = to_host(one);
-      for (int n = 0; n < N; ++n) differences += std::memcmp(&o(0, n), &v(i, n), sizeof(T)) != 0;
-    }
-    EXPECT_EQ(differences, 0) << (std::is_same_v<decltype(precision), recur::Fast> ? "Fast" : "Accurate")
+    EXPECT_EQ(differences_from_each_x_alone<decltype(layout)>(x, recur::HermiteFunction{}, N, precision), 0)
+        << (std::is_same_v<decltype(precision), recur::Fast> ? "Fast" : "Accurate")
                               << (std::is_same_v<decltype(layout), Kokkos::LayoutLeft> ? " LayoutLeft"
                                                                                       : " LayoutRight");
   };
@@ -266,18 +268,8 @@ TYPED_TEST(Policies, RowsAtZerosOfAStepAreThoseOfEachXAlone) {
   for (int k = 0; k < int(sizeof zeros / sizeof zeros[0]); ++k) xs[40 + 21 * k] = zeros[k];
   const auto x = to_device<typename C::XView>(xs);
   const auto check = [&](const auto& family, auto precision, auto layout) {
-    using View = Kokkos::View<T**, decltype(layout), Space>;
-    View V("V", M, N), one("one", 1, N);
-    recur::evaluate(Space{}, family, x, V, recur::ThreadPerX{}, precision);
-    const auto v = to_host(V);
-    int differences = 0;
-    for (int i = 0; i < M; ++i) {
-      recur::evaluate(Space{}, family, Kokkos::subview(x, std::make_pair(i, i + 1)), one, recur::ThreadPerX{},
-                      precision);
-      const auto o = to_host(one);
-      for (int n = 0; n < N; ++n) differences += std::memcmp(&o(0, n), &v(i, n), sizeof(T)) != 0;
-    }
-    EXPECT_EQ(differences, 0) << family.name() << (std::is_same_v<decltype(precision), recur::Fast> ? " Fast" : " Accurate")
+    EXPECT_EQ(differences_from_each_x_alone<decltype(layout)>(x, family, N, precision), 0)
+        << family.name() << (std::is_same_v<decltype(precision), recur::Fast> ? " Fast" : " Accurate")
                               << (std::is_same_v<decltype(layout), Kokkos::LayoutLeft> ? " LayoutLeft"
                                                                                       : " LayoutRight");
   };
