@@ -299,6 +299,79 @@ TEST(BoundedSteps, EqualCheckedStepsBitForBit) {
   expect_bounded_steps_equal_checked(recur::Laguerre{2.5});
 }
 
+// A family whose a_5 is below 2^-60 (so that f = a_5 x can be 0 at normal
+// x): its steps keep step()'s rule for f = 0 everywhere.
+struct TinyStep {
+  static constexpr const char* name() { return "TinyStep"; }
+  long double initial() const { return 1; }
+  template <class R = long double>
+  recur::ThreeTermCoefficients<R> coefficients(int n) const {
+    return {n == 5 ? R(0x1p-70L) : R(1), R(0), R(0.5)};
+  }
+};
+
+// Where ThreeTermKernel::nonzero_f(x) holds, for_steps' blocks leave out
+// step()'s rule for f = 0 (BlockTag::nonzero_f): here both forms of every
+// step of a long row, from the same state, checked every check_period steps
+// as for_steps does, bit for bit, for float, double and double-double
+// states; 3.9 lets the states grow and be scaled.
+template <class T, class Precision, class Family>
+void expect_nonzero_steps_equal_ruled(const Family& family) {
+  using Space       = Kokkos::DefaultHostExecutionSpace;
+  const int N       = 3000;
+  const auto kernel = recur::impl::make_kernel<T, Precision>(Space{}, family, N);
+  using Scan        = std::decay_t<decltype(kernel)>;
+  using W           = typename Scan::number_type;
+  const auto same   = [](const typename Scan::state_type& a, const typename Scan::state_type& b) {
+    return std::memcmp(&a.u0, &b.u0, sizeof(W)) == 0 && std::memcmp(&a.u1, &b.u1, sizeof(W)) == 0 &&
+           a.e == b.e;
+  };
+  for (const double x : {0x1p-60, -0x1p-60, 1e-10, 0.3, -0.99, 3.9}) {
+    ASSERT_TRUE(kernel.nonzero_f(x)) << Family::name() << " at x = " << x;
+    typename Scan::state_type ruled, plain;
+    kernel.start(x, ruled);
+    plain     = ruled;
+    int wrong = 0;
+    for (int n = 0; n + 1 < N; ++n) {
+      kernel.advance(x, kernel.load(n), ruled, recur::impl::BlockTag<false>{});
+      kernel.advance(x, kernel.load(n), plain, recur::impl::BlockTag<false, true, true>{});
+      if (n % Scan::check_period == Scan::check_period - 1) {
+        recur::impl::keep_both_in_range(ruled);
+        recur::impl::keep_both_in_range(plain);
+      }
+      wrong += !same(ruled, plain);
+    }
+    EXPECT_EQ(wrong, 0) << Family::name() << " at x = " << x << " in " << sizeof(W) << "-byte numbers";
+  }
+}
+
+TEST(NonzeroSteps, EqualStepsWithTheZeroRuleBitForBit) {
+  expect_nonzero_steps_equal_ruled<float, recur::Fast>(recur::HermiteE{});
+  expect_nonzero_steps_equal_ruled<float, recur::Accurate>(recur::HermiteENormalized{});
+  expect_nonzero_steps_equal_ruled<double, recur::Fast>(recur::Legendre{});
+  expect_nonzero_steps_equal_ruled<double, recur::Accurate>(recur::HermiteENormalized{});
+  expect_nonzero_steps_equal_ruled<double, recur::Accurate>(recur::ChebyshevU{});
+}
+
+TEST(NonzeroSteps, OnlyWhereNoStepsFCanBeZero) {
+  using Space  = Kokkos::DefaultHostExecutionSpace;
+  const auto k = recur::impl::make_kernel<double>(Space{}, recur::HermiteE{}, 40);
+  EXPECT_TRUE(k.nonzero_f(0x1p-60));
+  EXPECT_TRUE(k.nonzero_f(-2.5));
+  EXPECT_FALSE(k.nonzero_f(0x1p-61));  // a_n x may be 0 in float
+  EXPECT_FALSE(k.nonzero_f(0.0));
+  EXPECT_FALSE(k.nonzero_f(-0.0));
+  EXPECT_FALSE(k.nonzero_f(std::nan("")));
+  // b_n != 0: f is 0 at -b_n / a_n
+  EXPECT_FALSE(recur::impl::make_kernel<double>(Space{}, recur::Laguerre{}, 40).nonzero_f(0.3));
+  EXPECT_FALSE(recur::impl::make_kernel<float>(Space{}, recur::JacobiNormalized{0.5, -0.5}, 40).nonzero_f(0.3));
+  // |a_5| < 2^-60
+  const auto tiny_double = recur::impl::make_kernel<double, recur::Fast>(Space{}, TinyStep{}, 40);
+  const auto tiny_float  = recur::impl::make_kernel<float, recur::Fast>(Space{}, TinyStep{}, 40);
+  EXPECT_FALSE(tiny_double.nonzero_f(0.3));
+  EXPECT_FALSE(tiny_float.nonzero_f(0.3));
+}
+
 TEST(StagedRounds, EqualTheSequentialRecurrence) {
   expect_rounds_equal_sequential<float>(recur::PowerSums{});
   expect_rounds_equal_sequential<double>(recur::PowerSums{});

@@ -258,13 +258,24 @@ struct LockstepRows {
     }
     const double limit = scaling_limit<W>(every_step);
     if constexpr (Packed) {  // GPUs: coefficients loaded ahead (for_steps)
-      for_steps<true>(
-          scan, 0, N - 1, every_step,
-          [&](int n, const typename Scan::step_type& k, auto plain) {
-            advance(scan, xs, k, u0, u1, plain);
-            store<!decltype(plain)::value>(i0, rows, n + 1, u0, u1, e);
-          },
-          [&] { check(u0, u1, e, scaled, limit); }, [&] { return !scaled; });
+      const auto steps = [&](auto nonzero_f) {
+        for_steps<true, 0, decltype(nonzero_f)::value>(
+            scan, 0, N - 1, every_step,
+            [&](int n, const typename Scan::step_type& k, auto plain) {
+              advance(scan, xs, k, u0, u1, plain);
+              store<!decltype(plain)::value>(i0, rows, n + 1, u0, u1, e);
+            },
+            [&] { check(u0, u1, e, scaled, limit); }, [&] { return !scaled; });
+      };
+      if constexpr (has_nonzero_f<Scan>::value) {
+        bool nonzero = true;  // in every row (idle lanes' x = 0 is not)
+        for (int r = 0; r < B; ++r) nonzero = nonzero && scan.nonzero_f(xs[r]);
+        if (nonzero) {
+          steps(std::true_type{});
+          return;
+        }
+      }
+      steps(std::false_type{});
     } else {  // CPUs: one coefficient load a step (lookahead measured no faster)
       // Plain stores until a lane carries an exponent, then stores through
       // output(): two loops, so that the first has no call in it and keeps

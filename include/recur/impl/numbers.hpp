@@ -152,8 +152,11 @@ template <bool Bounded = false>
 KOKKOS_FORCEINLINE_FUNCTION float affine(float a, double x, float b) {
   return multiply_add(a, float(x), b);
 }
-template <bool Bounded = false>
+// NonzeroF: f is known not to be 0 (a BlockTag's nonzero_f), so step()'s
+// rule for f = 0 is left out: the same value.
+template <bool Bounded = false, bool NonzeroF = false>
 KOKKOS_FORCEINLINE_FUNCTION float step(float f, float current, float c, float previous) {
+  if constexpr (NonzeroF) return multiply_add(f, current, -c * previous);
   return is_zero(f) ? 0.0f - c * previous : multiply_add(f, current, -c * previous);
 }
 // p'_{n+1} = a p_n + s, s = step(f, p'_n, c, p'_{n-1}): one explicit fused
@@ -197,16 +200,17 @@ KOKKOS_FORCEINLINE_FUNCTION DoubleDouble affine(DoubleDouble a, double x) {
   if (!Bounded && beyond_double(p)) return {p, 0.0};
   return {p, multiply_add(a.lo, x, product_error(a.hi, x, p))};
 }
-template <bool Bounded = false>
+template <bool Bounded = false, bool NonzeroF = false>
 KOKKOS_FORCEINLINE_FUNCTION double step(double f, double current, double c, double previous) {
   const double q = c * previous;
+  if constexpr (NonzeroF) return multiply_add(f, current, -q);
   return select(is_zero(f), 0.0 - q, multiply_add(f, current, -q));
 }
-template <bool Bounded = false>
+template <bool Bounded = false, bool NonzeroF = false>
 KOKKOS_FORCEINLINE_FUNCTION DoubleDouble step(DoubleDouble f, DoubleDouble current,
                                               DoubleDouble c, DoubleDouble previous) {
   // f.hi = 0: p = +0 (He_odd(0) = +0, as in double); f.lo still counts.
-  const double p       = select(is_zero(f), 0.0, f.hi * current.hi);
+  const double p       = NonzeroF ? f.hi * current.hi : select(is_zero(f), 0.0, f.hi * current.hi);
   const double q       = c.hi * previous.hi;
   const DoubleDouble s = two_sum(p, -q);
   if (!Bounded && beyond_double(s.hi)) return {s.hi, 0.0};

@@ -380,7 +380,7 @@ struct ChunkOutputs {
       const std::int64_t i = group.i0;
       State s              = starts(level.at(i, group.c));
       V(i, begin)          = T(scan.output(s));
-      advance_through(scan, double(x(i)), begin, end - 1, s,
+      advance_through<false>(scan, double(x(i)), begin, end - 1, s,
                       [&](int n, double value) { V(i, n) = T(value); });
     } else {
       lockstep(group, begin, end);

@@ -45,8 +45,8 @@ namespace recur::impl {
 // fast as before the exponent existed (docs/performance.md). Where the checks fall changes no
 // value: a state scaled by a power of two rounds exactly as before, scaled.
 
-// What for_steps tells a step about its block of steps: `value` (plain) and
-// `bounded`.
+// What for_steps tells a step about its block of steps: `value` (plain),
+// `bounded` and `nonzero_f`.
 //  - plain: the block started with `is_plain()` true (the state carries no
 //    exponent: only check() can give it one, so none of the block's steps
 //    does). A step stores the state's number itself in plain blocks and goes
@@ -58,9 +58,13 @@ namespace recur::impl {
 //    numbers.hpp): scan.advance(x, k, s, block) may then use double-double
 //    operations without their inf branches (step() in numbers.hpp), with the
 //    same values.
-template <bool Plain, bool Bounded = true>
+//  - nonzero_f: a three-term step's f = a_n x + b_n cannot be 0 at this x
+//    (ThreeTermKernel::nonzero_f), so its steps leave out step()'s rule
+//    for f = 0 (numbers.hpp), with the same values.
+template <bool Plain, bool Bounded = true, bool NonzeroF = false>
 struct BlockTag : std::integral_constant<bool, Plain> {
-  static constexpr bool bounded = Bounded;
+  static constexpr bool bounded   = Bounded;
+  static constexpr bool nonzero_f = NonzeroF;
 };
 
 // Runs `step(n, k, block)` for n = begin, ..., end - 1 in order, k =
@@ -78,6 +82,8 @@ struct BlockTag : std::integral_constant<bool, Plain> {
 // Unroll: unrolled by force on GPUs (the lockstep kernel: left to itself, nvcc
 // kept its loaded-ahead coefficients in local memory, a 192-byte stack frame;
 // ptxas, docs/performance.md).
+// NonzeroF: the blocks' tags say nonzero_f (BlockTag); not the steps of rows
+// checked every step.
 template <bool Unroll, int U, class Scan, class Step, class Plain>
 KOKKOS_FORCEINLINE_FUNCTION void block_of_steps(const Scan& scan, int n, const Step& step,
                                                 Plain plain) {
@@ -99,7 +105,8 @@ KOKKOS_FORCEINLINE_FUNCTION void block_of_steps(const Scan& scan, int n, const S
   }
 }
 
-template <bool Unroll = false, int U = 0, class Scan, class Step, class Check, class IsPlain>
+template <bool Unroll = false, int U = 0, bool NonzeroF = false, class Scan, class Step, class Check,
+          class IsPlain>
 KOKKOS_FORCEINLINE_FUNCTION void for_steps(const Scan& scan, int begin, int end, bool every_step,
                                            const Step& step, const Check& check,
                                            const IsPlain& is_plain) {
@@ -116,18 +123,18 @@ KOKKOS_FORCEINLINE_FUNCTION void for_steps(const Scan& scan, int begin, int end,
   }
   for (; n + Scan::check_period <= end; n += Scan::check_period) {
     if (is_plain()) {
-      block_of_steps<Unroll, ahead>(scan, n, step, BlockTag<true>{});
+      block_of_steps<Unroll, ahead>(scan, n, step, BlockTag<true, true, NonzeroF>{});
     } else {
-      block_of_steps<Unroll, ahead>(scan, n, step, BlockTag<false>{});
+      block_of_steps<Unroll, ahead>(scan, n, step, BlockTag<false, true, NonzeroF>{});
     }
     check();
   }
   // The tail: fewer than check_period steps, so one check after them does.
   if (n < end) {
     if (is_plain()) {
-      for (; n < end; ++n) step(n, scan.load(n), BlockTag<true>{});
+      for (; n < end; ++n) step(n, scan.load(n), BlockTag<true, true, NonzeroF>{});
     } else {
-      for (; n < end; ++n) step(n, scan.load(n), BlockTag<false>{});
+      for (; n < end; ++n) step(n, scan.load(n), BlockTag<false, true, NonzeroF>{});
     }
     check();
   }
@@ -147,24 +154,45 @@ inline constexpr int deep_lookahead =
                          : (2 * Scan::lookahead <= Scan::check_period ? 2 * Scan::lookahead
                                                                       : Scan::check_period);
 
+// Whether the scan form's steps at x have an f that cannot be 0
+// (ThreeTermKernel::nonzero_f; false for scan forms without one).
+template <class Scan, class = void>
+struct has_nonzero_f : std::false_type {};
+template <class Scan>
+struct has_nonzero_f<Scan, std::void_t<decltype(std::declval<const Scan&>().nonzero_f(0.0))>>
+    : std::true_type {};
+
 // Carries `s` from term begin to term end of the recurrence at x, calling
 // put(n + 1, value) once s holds term n + 1, value = scan.output(s).
-template <class Scan, class Put>
+// Nonzero: the steps leave out step()'s rule for f = 0 where the scan form
+// says f cannot be 0 at x (nonzero_f; H100, M = 2^24, N = 32: double-double
+// Staged rows 1.54 against 1.71 ms); not in ScanAlongN's passes (its row
+// chunks, stage_terms: float He_n/sqrt(n!) 1.65 against 1.48 ms with it).
+template <bool Nonzero = true, class Scan, class Put>
 KOKKOS_FORCEINLINE_FUNCTION void advance_through(const Scan& scan, double x, int begin, int end,
                                                  typename Scan::state_type& s, const Put& put) {
   const bool every_step = scan.checks_every_step(x);
   const double limit    = scaling_limit<typename Scan::number_type>(every_step);
-  for_steps(
-      scan, begin, end, every_step,
-      [&](int n, const typename Scan::step_type& k, auto plain) {
-        scan.advance(x, k, s, plain);
-        if constexpr (decltype(plain)::value) {
-          put(n + 1, to_double(s.u0));  // = scan.output(s) while s.e == 0
-        } else {
-          put(n + 1, scan.output(s));
-        }
-      },
-      [&] { keep_both_in_range(s, limit); }, [&] { return s.e == 0; });
+  const auto steps      = [&](auto nonzero_f) {
+    for_steps<false, 0, decltype(nonzero_f)::value>(
+        scan, begin, end, every_step,
+        [&](int n, const typename Scan::step_type& k, auto plain) {
+          scan.advance(x, k, s, plain);
+          if constexpr (decltype(plain)::value) {
+            put(n + 1, to_double(s.u0));  // = scan.output(s) while s.e == 0
+          } else {
+            put(n + 1, scan.output(s));
+          }
+        },
+        [&] { keep_both_in_range(s, limit); }, [&] { return s.e == 0; });
+  };
+  if constexpr (Nonzero && has_nonzero_f<Scan>::value) {
+    if (scan.nonzero_f(x)) {
+      steps(std::true_type{});
+      return;
+    }
+  }
+  steps(std::false_type{});
 }
 
 // One round of a staged pass (Staged's long rows, ScanAlongN's row-slice
@@ -176,7 +204,7 @@ template <class T, class Scan>
 KOKKOS_FORCEINLINE_FUNCTION void stage_terms(const Scan& scan, double x, int first, int last,
                                              int end, typename Scan::state_type& s, T* out) {
   if (first < last) out[0] = T(scan.output(s));
-  advance_through(scan, x, first, last < end ? last : end - 1, s, [&](int n, double value) {
+  advance_through<false>(scan, x, first, last < end ? last : end - 1, s, [&](int n, double value) {
     if (n < last) out[n - first] = T(value);
   });
 }

@@ -72,6 +72,9 @@ struct ThreeTermKernel {
   // b is 0 at every step (He_n, P_n, T_n, ... but not Laguerre or Jacobi):
   // double-double forms a x alone (affine, numbers.hpp).
   bool zero_b = false;
+  // b is 0 and |a| >= 2^-60 at every step: f = a x is 0 only where |x| <
+  // 2^-60 (nonzero_f).
+  bool zero_only_near_0 = false;
 
   static constexpr bool has_prefactor = !std::is_same_v<Prefactor, NoPrefactor>;
   // Step n needs coefficients(n); for_steps loads `lookahead` of them at once
@@ -130,10 +133,19 @@ struct ThreeTermKernel {
     }
   }
   KOKKOS_FORCEINLINE_FUNCTION step_type load(int n) const { return coefficients(n); }
+  // Whether no step's f = a x + b can be 0 at x (then |a x| >= 2^-120, a
+  // normal float): for_steps' blocks then leave out step()'s rule for f = 0
+  // (BlockTag::nonzero_f), a compare, a subtraction and a select a double
+  // step (advance_through, scan_form.hpp, says what it gained).
+  KOKKOS_FORCEINLINE_FUNCTION bool nonzero_f(double x) const {
+    return zero_only_near_0 && kokkos_math::fabs(x) >= 0x1p-60;  // (false for NaN)
+  }
   template <class Tag = BlockTag<false, false>>
   KOKKOS_FORCEINLINE_FUNCTION void advance(double x, const step_type& k, state_type& s,
                                            Tag tag = {}) const {
-    if (zero_b) {
+    if constexpr (Tag::nonzero_f) {  // (zero_b)
+      advance_as<true>(x, k, s, tag);
+    } else if (zero_b) {
       advance_as<true>(x, k, s, tag);
     } else {
       advance_as<false>(x, k, s, tag);
@@ -151,7 +163,7 @@ struct ThreeTermKernel {
     } else {
       f = affine<bounded>(k.a, x, k.b);
     }
-    const W next = step<bounded>(f, s.u0, k.c, s.u1);
+    const W next = step<bounded, Tag::nonzero_f>(f, s.u0, k.c, s.u1);
     s.u1         = s.u0;
     s.u0         = next;
   }
@@ -212,6 +224,7 @@ struct ThreeTermKernel {
 struct TableFlags {
   bool large  = false;  // |a| 2^64 + |b| + |c| >= 2^95 for some step (scan_form.hpp)
   bool zero_b = true;   // b = 0 at every step
+  bool tiny_a = false;  // |a| < 2^-60 at some step (ThreeTermKernel::zero_only_near_0)
 };
 template <class W, class Family>
 TableFlags tabulate_coefficients(const Family& family, int N, ThreeTermCoefficients<W>* out) {
@@ -227,6 +240,7 @@ TableFlags tabulate_coefficients(const Family& family, int N, ThreeTermCoefficie
                         std::fabs(leading(k.c)) <
                     Range<W>::unchecked_growth);
     flags.zero_b = flags.zero_b && is_zero(out[n].b);
+    flags.tiny_a = flags.tiny_a || !(std::fabs(leading(k.a)) >= 0x1p-60);
   }
   return flags;
 }
@@ -243,8 +257,7 @@ TableFlags tabulate_coefficients(const Family& family, int N, ThreeTermCoefficie
 template <class W, class MemorySpace>
 struct CoefficientTable {
   Kokkos::View<const ThreeTermCoefficients<W>*, MemorySpace> table;
-  bool large;  // |a| 2^64 + |b| + |c| >= 2^95 for some step (scan_form.hpp)
-  bool zero_b;  // b = 0 at every step
+  TableFlags flags;
 };
 template <class W, class ExecSpace, class Family>
 CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const ExecSpace& space,
@@ -256,8 +269,7 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
     bool valid = false;
     unsigned char key[sizeof(Family)];
     Table table;
-    bool large  = false;
-    bool zero_b = false;
+    TableFlags flags;
   };
   static std::mutex mutex;
   static Kept kept;
@@ -267,8 +279,7 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
   const bool same_family =
       std::is_empty_v<Family> || std::memcmp(kept.key, &family, sizeof(Family)) == 0;
   if (kept.valid && same_family && kept.table.extent(0) >= terms)
-    return {Kokkos::subview(kept.table, std::make_pair(std::size_t(0), terms)), kept.large,
-            kept.zero_b};
+    return {Kokkos::subview(kept.table, std::make_pair(std::size_t(0), terms)), kept.flags};
 
   Table table(Kokkos::view_alloc(space, Kokkos::WithoutInitializing,
                                  "recur::evaluate::coefficients"),
@@ -281,8 +292,7 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
   kept.valid = true;
   std::memcpy(kept.key, &family, sizeof(Family));
   kept.table = table;
-  kept.large  = flags.large;
-  kept.zero_b = flags.zero_b;
+  kept.flags = flags;
   if (!hooked) {
     Kokkos::push_finalize_hook([] {
       std::lock_guard<std::mutex> release(mutex);
@@ -290,7 +300,7 @@ CoefficientTable<W, typename ExecSpace::memory_space> coefficient_table(const Ex
     });
     hooked = true;
   }
-  return {table, flags.large, flags.zero_b};
+  return {table, flags};
 }
 
 // What runs per x for `family` with N terms in precision T: PowerSums its
@@ -319,11 +329,12 @@ auto make_kernel(const ExecSpace& space, const Family& family, int N) {
     const auto table  = coefficient_table<W>(space, family, N);
     W initial;
     from_real(family.initial(), initial);
+    const TableFlags& f = table.flags;
+    const bool near_0   = f.zero_b && !f.tiny_a;
     if constexpr (has_exponent<Family>::value) {
-      return ThreeTermKernel<W, MemorySpace, Family>{table.table, initial, family, table.large,
-                                                     table.zero_b};
+      return ThreeTermKernel<W, MemorySpace, Family>{table.table, initial, family, f.large, f.zero_b, near_0};
     } else {
-      return ThreeTermKernel<W, MemorySpace>{table.table, initial, {}, table.large, table.zero_b};
+      return ThreeTermKernel<W, MemorySpace>{table.table, initial, {}, f.large, f.zero_b, near_0};
     }
   }
 }
