@@ -143,9 +143,7 @@ struct ThreeTermKernel {
   template <class Tag = BlockTag<false, false>>
   KOKKOS_FORCEINLINE_FUNCTION void advance(double x, const step_type& k, state_type& s,
                                            Tag tag = {}) const {
-    if constexpr (Tag::nonzero_f) {  // (nonzero_f holds only where zero_b does)
-      advance_as<true>(x, k, s, tag);
-    } else if (zero_b) {
+    if (Tag::nonzero_f || zero_b) {  // (nonzero_f holds only where zero_b does)
       advance_as<true>(x, k, s, tag);
     } else {
       advance_as<false>(x, k, s, tag);
