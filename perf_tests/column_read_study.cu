@@ -13,6 +13,16 @@
 //   rec(x) dbl    the same with the states in double (float Accurate)
 //   rec(x) grid   a grid of a few blocks a multiprocessor striding over the
 //                 pieces, the next piece's x loaded before this one's stores
+//   rec(x) occ k/SM  the recurrence from a loaded x with the occupancy held
+//                 to k blocks a multiprocessor (dynamic shared memory that
+//                 the kernel does not use): what recur's lockstep kernel,
+//                 at 96-122 registers a thread, gets
+//   pure / rec(x) / fill16 V+b
+//                 the same kernels with V's data b bytes past the
+//                 allocation's start (cudaMalloc's, 2 MiB-aligned): each
+//                 warp's 512-byte run of a column b bytes off a 512-byte
+//                 boundary (a Kokkos View's data lies 128 bytes past its
+//                 allocation's)
 //   pure / rec(x) 2^c [warm last | warm plain]
 //                 rows in chunks of 2^c, one launch each, each chunk's x
 //                 first read into L2 by its own kernel (warm last: with an
@@ -24,7 +34,7 @@
 // Build and run on the GPU machine:
 //   nvcc -O3 -std=c++17 -arch=sm_90 perf_tests/column_read_study.cu -o study && ./study
 // docs/performance.md, "H100, 2026-12-05, evening: reading x costs column slices
-// 14 %", has its results.
+// 14 %" and "2026-12-06: warps' stores aligned" have its results.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -192,7 +202,7 @@ void run(const char* tn) {
   const int N  = 32;
   const long count = M * N;
   T *V, *X;
-  CK(cudaMalloc(&V, count * sizeof(T)));
+  CK(cudaMalloc(&V, count * sizeof(T) + 512));
   CK(cudaMalloc(&X, M * sizeof(T)));
   {
     std::vector<T> x(M);
@@ -222,6 +232,33 @@ void run(const char* tn) {
     SHOT("rec(idx)", float, RecIdx, tb)
     SHOT("rec(x)", float, RecX, tb)
     SHOT("rec(x) dbl", double, RecX, tb)
+  }
+  // V's data off the allocation's start.
+  for (int b : {128, 256, 384}) {
+    T* const at = V + b / int(sizeof(T));
+    char name[48];
+    snprintf(name, sizeof name, "fill16 V+%d", b);
+    line(name, 256, med([&] { fill16<T><<<count / Q / 256, 256>>>(at, count); }));
+    snprintf(name, sizeof name, "pure V+%d", b);
+    line(name, 256, med([&] { one_shot<T, float, Pure><<<M / Q / 256, 256>>>(at, X, M, N); }));
+    snprintf(name, sizeof name, "rec(x) V+%d", b);
+    line(name, 256, med([&] { one_shot<T, float, RecX><<<M / Q / 256, 256>>>(at, X, M, N); }));
+  }
+  // Occupancy held down: k blocks of tb threads a multiprocessor.
+  int smem_sm;
+  CK(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
+  CK(cudaFuncSetAttribute(one_shot<T, float, RecX>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_sm - 1024));
+  CK(cudaFuncSetAttribute(one_shot<T, double, RecX>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_sm - 1024));
+  for (int tb : {128, 256}) {
+    for (int k : {2, 4, 8}) {
+      if (tb * k > 2048) continue;
+      const int smem = smem_sm / k - 1024 - 512;  // k blocks fit, k + 1 do not
+      char name[48];
+      snprintf(name, sizeof name, "rec(x) occ %d/SM", k);
+      line(name, tb, med([&] { one_shot<T, float, RecX><<<M / Q / tb, tb, smem>>>(V, X, M, N); }));
+      snprintf(name, sizeof name, "rec(x) dbl occ %d/SM", k);
+      line(name, tb, med([&] { one_shot<T, double, RecX><<<M / Q / tb, tb, smem>>>(V, X, M, N); }));
+    }
   }
   for (int per : {4, 8, 16}) {
     char name[32];

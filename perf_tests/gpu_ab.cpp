@@ -1,7 +1,8 @@
 // A/B of recur::evaluate on a GPU between two trees, in the same conditions:
 // He_n/sqrt(n!) and power sums, float and double, LayoutLeft (ThreadPerX)
 // and LayoutRight (Staged), recur::Fast and recur::Accurate, M = 2^24,
-// N = 32, each the median of 21 fenced runs, with recur::store_ceiling of
+// N = 32 (and float LayoutLeft Fast with x = 0 in one row of every 1024),
+// each the median of 21 fenced runs, with recur::store_ceiling of
 // the same V measured before it (so the tree's own ceiling: compare times).
 // Build it against each tree's include with a config.hpp that declares no
 // precompiled instances, with the device's Kokkos, and run the builds
@@ -39,10 +40,13 @@ double median_ms(const Run& run) {
   return t[10] * 1e3;
 }
 
+// zeros: x = 0 exactly in one row of every 1024 (else x spans [-1, 1) in order).
 template <class T, class Layout, class Family, class Policy, class Precision>
-void one(const char* what, int M = 1 << 24, int N = 32) {
+void one(const char* what, int M = 1 << 24, int N = 32, bool zeros = false) {
   Kokkos::View<T*> x("x", M);
-  Kokkos::parallel_for(M, KOKKOS_LAMBDA(int i) { x(i) = T(-1) + T(2) * T(i) / T(M); });
+  Kokkos::parallel_for(M, KOKKOS_LAMBDA(int i) {
+    x(i) = zeros && i % 1024 == 512 ? T(0) : T(-1) + T(2) * T(i) / T(M);
+  });
   Kokkos::View<T**, Layout> V("V", M, N);
   const recur::StoreCeiling ceiling = recur::store_ceiling(Kokkos::DefaultExecutionSpace{}, V);
   const double ms = median_ms([&] { recur::evaluate(Family{}, x, V, Policy{}, Precision{}); });
@@ -63,6 +67,7 @@ int main(int argc, char** argv) {
   one<float, LL, HeN, ThreadPerX, Fast>("float LayoutLeft He_n/sqrt(n!) Fast");
   one<float, LL, HeN, ThreadPerX, Accurate>("float LayoutLeft He_n/sqrt(n!) Accurate");
   one<float, LL, recur::PowerSums, ThreadPerX, Accurate>("float LayoutLeft power sums");
+  one<float, LL, HeN, ThreadPerX, Fast>("float LayoutLeft He_n/sqrt(n!) Fast, zeros", 1 << 24, 32, true);
   one<float, LR, HeN, Staged, Fast>("float LayoutRight He_n/sqrt(n!) Fast");
   one<float, LR, HeN, Staged, Accurate>("float LayoutRight He_n/sqrt(n!) Accurate");
   one<double, LL, HeN, ThreadPerX, Fast>("double LayoutLeft He_n/sqrt(n!) Fast");

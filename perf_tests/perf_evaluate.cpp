@@ -62,9 +62,11 @@ void streams(benchmark::State& state) {
 // storing `Bytes` of B neighbouring rows in every one of the N columns (its
 // x's values; 16-byte Pack stores, marked evict-first as evaluate's are
 // (impl::store_result), a warp's store of a column being 32 neighbouring
-// Packs). `columns/`: the values made from i and n in registers, nothing
-// read; `columns-x/` (ReadX): evaluate's whole pattern, each item's B
-// values of an x read first (16-byte loads) and the values made from them.
+// Packs starting on a warp-run boundary, as evaluate's do:
+// impl::aligned_run_offset). `columns/`: the values made from i and n in
+// registers, nothing read; `columns-x/` (ReadX): evaluate's whole pattern,
+// each item's B values of an x read first (16-byte loads) and the values
+// made from them.
 // Against the same View's store_ceiling (of_fill, as for evaluate): the
 // fraction of the fill this pattern allows, the yardstick of evaluate's
 // column-slice entries where it stays below 0.85 (docs/performance.md; on
@@ -80,12 +82,17 @@ void columns(benchmark::State& state) {
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "V"), M, N);
   Kokkos::View<T*, Space> x(Kokkos::view_alloc(space, "x"), ReadX ? M : 0);
   const recur::StoreCeiling ceiling = recur::store_ceiling(space, V);
+  // Rows from column 0's first warp-run boundary on first, then those before
+  // it, as evaluate takes them (recur::impl::aligned_run_offset).
+  std::int64_t head = recur::impl::aligned_run_offset(V.data());
+  if (head % B != 0) head = 0;
+  const std::int64_t aligned = (M - head) / B;  // (M is a multiple of B)
   const auto store = [&] {
     Kokkos::parallel_for(
         "recur_perf::columns",
         Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, M / B),
         KOKKOS_LAMBDA(std::int64_t item) {
-          const std::int64_t i0 = item * B;
+          const std::int64_t i0 = item < aligned ? head + item * B : (item - aligned) * B;
           const T* const at     = x.data() + (ReadX ? i0 : 0);
           Pack from[B / Pack::size];
           for (int g = 0; g < B / Pack::size; ++g) {

@@ -96,6 +96,45 @@ TYPED_TEST(Policies, ThreadPerXWritesUnalignedColumnSlices) {
   }
 }
 
+// ThreadPerX into column slices whose data starts at every 16-byte offset
+// of a 512-byte run (rows k to k + M - 1 of a LayoutLeft View): a GPU
+// starts its blocks at column 0's first 512-byte boundary and takes the
+// rows before it last, in blocks of their own (impl::aligned_run_offset),
+// so each offset moves that boundary; M below and above it. x has exact
+// zeros at scattered rows, whose blocks' steps keep the rule for f = 0
+// while their neighbours' leave it out (a warp agrees on one or the other
+// on a GPU). The same values as a row-slice V, and nothing written outside
+// the subview.
+TYPED_TEST(Policies, ThreadPerXColumnSlicesFromEveryOffset) {
+  using T     = typename TypeParam::scalar;
+  using Space = typename TypeParam::space;
+  constexpr int per_pack = 16 / int(sizeof(T)), per_run = 512 / int(sizeof(T));
+  const int N = 21;
+  for (const int M : {3, 700}) {
+    std::vector<double> values = sample_points<double>(std::size_t(M), 0.9);
+    for (int i = 1; i < M; i += 97) values[std::size_t(i)] = 0.0;
+    const auto x = to_device<Kokkos::View<double*, Space>>(values);
+    Kokkos::View<T**, Kokkos::LayoutRight, Space> reference("reference", M, N);
+    recur::evaluate(Space{}, recur::HermiteENormalized{}, x, reference, recur::ThreadPerX{});
+    const auto r = to_host(reference);
+    Kokkos::View<T**, Kokkos::LayoutLeft, Space> big("big", M + per_run, N);
+    for (int k = 0; k < per_run; k += per_pack) {
+      Kokkos::deep_copy(big, T(-5));
+      const auto columns = Kokkos::subview(big, std::make_pair(k, k + M), Kokkos::ALL);
+      recur::evaluate(Space{}, recur::HermiteENormalized{}, x, columns, recur::ThreadPerX{});
+      const auto h = to_host(big);
+      int wrong = 0, touched = 0;
+      for (int i = 0; i < M + per_run; ++i)
+        for (int n = 0; n < N; ++n) {
+          if (i >= k && i < k + M) wrong += h(i, n) != r(i - k, n);
+          else touched += h(i, n) != T(-5);
+        }
+      EXPECT_EQ(wrong, 0) << "M = " << M << ", rows from " << k;
+      EXPECT_EQ(touched, 0) << "M = " << M << ", rows from " << k;
+    }
+  }
+}
+
 // ThreadPerX on CPUs with AVX2 and FMA runs three-term rows without
 // prefactor (plain float or double, and double-double for double results)
 // and power sums in SIMD vectors, 16 rows a block (8 for three-term steps in double; impl/cpu_lanes.hpp):

@@ -257,6 +257,48 @@ TYPED_TEST(ProductBasis, TakesStridedViewsAndNoSamples) {
   recur::evaluate(S{}, basis, X0, Psi0);
 }
 
+// Psi's columns from every 16-byte offset of a 512-byte run (samples k to
+// k + M - 1 of a LayoutLeft View, float and double): on a GPU the teams'
+// blocks start at column 0's first 512-byte boundary and those of the
+// samples before it come last (ProductTables::head); M below and above a
+// block of 128. The same values as a Psi of its own, and nothing written
+// outside the slice.
+template <class T, class Space>
+void expect_columns_from_every_offset() {
+  const recur::ProductBasis basis(recur::HermiteENormalized{}, recur::MultiIndexSet::total_degree(3, 3));
+  const int P = basis.size(), per_run = 512 / int(sizeof(T));
+  for (const int M : {5, 300}) {
+    const std::vector<double> x = samples(M, 3, 7u);
+    Kokkos::View<double**, Kokkos::LayoutRight, Space> X("X", M, 3);
+    auto host_X = Kokkos::create_mirror_view(X);
+    for (int i = 0; i < M; ++i)
+      for (int k = 0; k < 3; ++k) host_X(i, k) = x[std::size_t(i) * 3 + k];
+    Kokkos::deep_copy(X, host_X);
+    Kokkos::View<T**, Kokkos::LayoutLeft, Space> plain("plain", M, P);
+    recur::evaluate(Space{}, basis, X, plain);
+    const auto b = to_host(plain);
+    Kokkos::View<T**, Kokkos::LayoutLeft, Space> big("big", M + per_run, P);
+    for (int k = 0; k < per_run; k += 16 / int(sizeof(T))) {
+      Kokkos::deep_copy(big, T(-5));
+      recur::evaluate(Space{}, basis, X, Kokkos::subview(big, std::make_pair(k, k + M), Kokkos::ALL));
+      const auto a = to_host(big);
+      int wrong = 0, touched = 0;
+      for (int i = 0; i < M + per_run; ++i)
+        for (int j = 0; j < P; ++j) {
+          if (i >= k && i < k + M) wrong += a(i, j) != b(i - k, j);
+          else touched += a(i, j) != T(-5);
+        }
+      EXPECT_EQ(wrong, 0) << "M = " << M << ", samples from " << k;
+      EXPECT_EQ(touched, 0) << "M = " << M << ", samples from " << k;
+    }
+  }
+}
+
+TYPED_TEST(ProductBasis, WritesColumnsFromEveryOffset) {
+  expect_columns_from_every_offset<float, TypeParam>();
+  expect_columns_from_every_offset<double, TypeParam>();
+}
+
 // Random samples X (M x d) in the mixed families' ranges, on Space.
 template <class Space>
 Kokkos::View<double**, Kokkos::LayoutRight, Space> sample_view(int M, int d, unsigned seed) {

@@ -277,7 +277,8 @@ void evaluate_product(const ExecSpace& space, const ProductBasis& basis, const X
                         [&](const Tables& tables) {
                           return Functor{tables, Psi, dPsi, basis.size(), samples_fastest};
                         },
-                        host_rows ? Functor::rows_scratch(basis.size()) : 0);
+                        host_rows ? Functor::rows_scratch(basis.size()) : 0,
+                        samples_fastest && Psi.stride_0() == 1 ? impl::aligned_run_offset(Psi.data()) : 0);
 }
 
 }  // namespace impl

@@ -72,6 +72,9 @@ struct LockstepRows {
   VView V;
   bool stream = false;  // CPUs: non-temporal stores (cpu_lanes.hpp)
   std::int64_t blocks_per_item = 1;  // (operator() below)
+  // GPUs: the rows before column 0's first warp-run boundary (stores.hpp,
+  // aligned_run_offset), whose blocks come last (operator() below)
+  std::int64_t head = 0;
   // CPUs: where the lanes' steps keep step()'s rule for f = 0 (cpu_lanes::step_rules)
   StepRules rules;
 
@@ -180,29 +183,35 @@ struct LockstepRows {
     }
   }
 
-  // Work item `item`: on GPUs block `item`; on CPUs blocks [item K, item K
-  // + K), K = blocks_per_item, then one store fence for the non-temporal
-  // stores (cpu_lanes.hpp) of all of them: a fence after every block waited
-  // for its stores to reach memory (docs/performance.md, "CPU, 2026-12-01/02,
-  // 23:40-00:30 UTC").
+  // Work item `item`: on GPUs one block, the blocks from row `head` on
+  // first (a warp's 32 neighbouring blocks then store each column's 512
+  // bytes as one aligned run), those of rows [0, head) after them; on CPUs
+  // blocks [item K, item K + K), K = blocks_per_item, then one store fence
+  // for the non-temporal stores (cpu_lanes.hpp) of all of them: a fence
+  // after every block waited for its stores to reach memory
+  // (docs/performance.md, "CPU, 2026-12-01/02, 23:40-00:30 UTC").
   KOKKOS_FUNCTION void operator()(std::int64_t item) const {
+    const std::int64_t M = std::int64_t(V.extent(0));
     if constexpr (Packed) {
-      rows_of(item);
+      const std::int64_t aligned = (M - head + B - 1) / B;  // blocks from row head on
+      const std::int64_t i0  = item < aligned ? head + item * B : (item - aligned) * B;
+      const std::int64_t end = item < aligned ? M : head;
+      rows_of(i0, end - i0 < B ? int(end - i0) : B);
     } else {
-      const std::int64_t blocks = (std::int64_t(V.extent(0)) + B - 1) / B;
+      const std::int64_t blocks = (M + B - 1) / B;
       const std::int64_t first  = item * blocks_per_item;
       const std::int64_t last   = first + blocks_per_item < blocks ? first + blocks_per_item : blocks;
-      for (std::int64_t block = first; block < last; ++block) rows_of(block);
+      for (std::int64_t block = first; block < last; ++block)
+        rows_of(block * B, M - block * B < B ? int(M - block * B) : B);
 #ifdef RECUR_IMPL_CPU_LANES
       if (stream) _mm_sfence();
 #endif
     }
   }
 
-  KOKKOS_FUNCTION void rows_of(std::int64_t block) const {
-    const std::int64_t i0 = block * B;
+  // Rows [i0, i0 + rows), rows <= B.
+  KOKKOS_FUNCTION void rows_of(std::int64_t i0, int rows) const {
     const std::int64_t M  = std::int64_t(V.extent(0));
-    const int rows        = M - i0 < B ? int(M - i0) : B;
     const int N           = int(V.extent(1));
     double xs[B];
     W u0[B], u1[B];
@@ -270,6 +279,14 @@ struct LockstepRows {
       if constexpr (has_nonzero_f<Scan>::value) {
         bool nonzero = true;  // in every row (idle lanes' x = 0 is not)
         for (int r = 0; r < B; ++r) nonzero = nonzero && scan.nonzero_f(xs[r]);
+#if defined(__CUDA_ARCH__)
+        // The same for the whole warp, so that its threads do not split
+        // between the two loops, the warp running both (both give the same
+        // values: the choice only saves work). H200, M = 2^24, N = 32, x = 0
+        // in one row of every 1024: float He_n/sqrt(n!) 0.71 ms chosen per
+        // thread, 0.59 per warp, as without the zeros.
+        nonzero = __all_sync(__activemask(), nonzero);
+#endif
         if (nonzero) {
           steps(std::true_type{});
           return;
@@ -335,7 +352,14 @@ void lockstep_rows(const ExecSpace& space, const std::string& label, const XView
                                     Kokkos::LaunchBounds<256, 3>, Kokkos::LaunchBounds<>>;
   // CPUs: 64 blocks a work item (one store fence each, operator() above).
   const std::int64_t per_item = host ? 64 : 1;
-  const std::int64_t items    = ((M + B - 1) / B + per_item - 1) / per_item;
+  // GPUs: rows [0, head) before the first warp-run boundary of column 0
+  // (stores.hpp), in blocks of their own; one more block where B does not
+  // divide head.
+  const std::int64_t head =
+      host ? 0 : std::min<std::int64_t>(M, aligned_run_offset(V.data()));
+  const std::int64_t items =
+      host ? ((M + B - 1) / B + per_item - 1) / per_item
+           : (M - head + B - 1) / B + (head + B - 1) / B;
   StepRules rules;
 #ifdef RECUR_IMPL_CPU_LANES
   if constexpr (host) rules = cpu_lanes::step_rules(scan, int(V.extent(1)));
@@ -343,7 +367,7 @@ void lockstep_rows(const ExecSpace& space, const std::string& label, const XView
   Kokkos::parallel_for(
       label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, Bounds>(space, 0, items),
       LockstepRows<B, !host, T, Scan, XView, VView>{scan, x, V, host && streams(V, B), per_item,
-                                                    rules});
+                                                    head, rules});
 }
 
 // Values and derivatives of a three-term family without prefactor, B

@@ -374,6 +374,11 @@ struct ProductTables {
   // 2; a team is then block / lanes threads.
   int lanes = 1;
   static constexpr std::size_t max_scratch_program = 2048;
+  // GPUs, Psi's columns contiguous: the samples before column 0's first
+  // warp-run boundary (stores.hpp, aligned_run_offset), whose blocks come
+  // after the others, from team `aligned` on (first() below), so that a
+  // warp's stores of a column start on such a boundary; 0 elsewhere.
+  std::int64_t head = 0, aligned = 0;
 
   // A table's entries are `pitch` apart: B on CPUs; on GPUs B + 1, so that
   // threads reading different tables of one sample (a function each) read
@@ -409,12 +414,14 @@ struct ProductTables {
     return copy;
   }
   // The block's first sample and its number of samples.
+  // Blocks from sample `head` on, then those of samples [0, head).
   KOKKOS_FUNCTION std::int64_t first(const team_member& team) const {
-    return std::int64_t(team.league_rank()) * block;
+    const std::int64_t r = team.league_rank();
+    return r < aligned ? head + r * block : (r - aligned) * block;
   }
   KOKKOS_FUNCTION int count(const team_member& team) const {
-    const std::int64_t M = std::int64_t(X.extent(0));
-    return int(first(team) + block <= M ? block : M - first(team));
+    const std::int64_t end = team.league_rank() < aligned ? std::int64_t(X.extent(0)) : head;
+    return int(first(team) + block <= end ? block : end - first(team));
   }
   // Fills the tables (and the derivatives' where `gradient`), then a barrier.
   // `paired`: whether the kernel walks two samples a thread where lanes is 2
@@ -1651,12 +1658,14 @@ struct ProductSeriesFunctor {
 // `host_walks`: whether a CPU thread walks (Psi's columns or rows, or the
 // sums of series, from double tables): the smaller blocks, whose tables
 // stay in the L1 cache; `host_scratch`: what a CPU team needs past the
-// tables (ProductBasisFunctor::rows_scratch).
+// tables (ProductBasisFunctor::rows_scratch); `head`: ProductTables::head
+// (GPUs).
 template <class S, class ExecSpace, class W, class XView, class Make>
 void run_product_kernel(const ExecSpace& space, const std::string& label,
                         const ProductBasisData<W, typename ExecSpace::memory_space>& data, S base,
                         const XView& X, int P, int tables_per_team, bool walks, int lanes,
-                        bool host_walks, const Make& make, std::size_t host_scratch = 0) {
+                        bool host_walks, const Make& make, std::size_t host_scratch = 0,
+                        std::int64_t head = 0) {
   using Tables = ProductTables<S, W, ExecSpace, XView>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const std::int64_t M = std::int64_t(X.extent(0));
@@ -1683,7 +1692,9 @@ void run_product_kernel(const ExecSpace& space, const std::string& label,
     if (tables.walks && lanes == 2) tables.lanes = 2;
     team = tables.block / tables.lanes;
   }
-  const std::int64_t blocks = (M + tables.block - 1) / tables.block;
+  tables.head    = host ? 0 : std::min(M, head);
+  tables.aligned = (M - tables.head + tables.block - 1) / tables.block;
+  const std::int64_t blocks = tables.aligned + (tables.head + tables.block - 1) / tables.block;
   std::size_t bytes = Tables::scratch_bytes(tables.block, data.terms, tables_per_team) + extra;
   // A host team's values of every function (P x its samples), and a staging
   // buffer for the runs it stores (ProductBasisFunctor::host_block).

@@ -3,6 +3,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -15,6 +16,27 @@ struct alignas(16) Pack {
   static constexpr int size = 16 / int(sizeof(T));
   T v[size];
 };
+
+// The bytes a warp's 32 neighbouring Pack stores cover. Where such a run
+// starts off a 256-byte boundary, the column pattern loses 5 % of its rate:
+// on an H100, N = 32 column streams of 16-byte evict-first stores from
+// loaded x's ran at 0.846 of the fill with every warp's run 0, 256 or 512
+// bytes past a 2 MiB boundary and at 0.805 with it 128 or 384 bytes past,
+// where a Kokkos View's data lies (its allocation header is 128 bytes); the
+// fill itself the same either way. Kernels that store V in Packs start their
+// warps' runs on these boundaries where V allows (aligned_run_offset): on an
+// H200 float column slices took 0.59 ms against 0.64, double 1.17 against
+// 1.30 (docs/performance.md, "2026-12-06: warps' stores aligned").
+inline constexpr std::size_t warp_run_bytes = 32 * sizeof(Pack<float>);
+
+// How many elements of T lie between p and the next multiple of
+// warp_run_bytes (0 where p is one, or is not aligned to T).
+template <class T>
+KOKKOS_INLINE_FUNCTION std::int64_t aligned_run_offset(const T* p) {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+  if (at % sizeof(T) != 0) return 0;
+  return std::int64_t((warp_run_bytes - at % warp_run_bytes) % warp_run_bytes / sizeof(T));
+}
 
 // *p = v for results a kernel writes once and never reads back (V, Psi,
 // and the ceiling's fills). On NVIDIA GPUs the store is marked evict-first
