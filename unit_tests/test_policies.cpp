@@ -201,6 +201,16 @@ TYPED_TEST(Policies, ThreadPerXVectorsEqualScalarLanesAtTheEdges) {
   }
   expect_vectors_equal_scalar_lanes<C, recur::Fast>(recur::HermiteE{}, (1 << 17) + 3, 48);
   expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::PowerSums{}, (1 << 17) + 3, 48);
+  // Long rows of families whose coefficients grow: the vectors' limits are
+  // their blocks' own (cpu_lanes::lane_limit_exponent), not the scalar
+  // lanes': float He_n and H_n, which the scalar lanes check after every
+  // step past n = 223 and n = 95, and double and double-double lanes past
+  // 2^256 (He_n from n = 98 at |x| <= 1), the same bits.
+  for (int N : {120, 300}) {
+    expect_vectors_equal_scalar_lanes<C, recur::Fast>(recur::HermiteE{}, 16 * 40 + 5, N);
+    expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::HermiteE{}, 16 * 40 + 5, N);
+    expect_vectors_equal_scalar_lanes<C, recur::Fast>(recur::Hermite{}, 16 * 40 + 5, N);
+  }
 }
 
 // The values of `family` at every x of x in blocks (ThreadPerX, V of

@@ -103,6 +103,13 @@ struct StepRules {
   bool everywhere = true;
   bool tiny_x     = true;
   Kokkos::View<double*, Kokkos::HostSpace> zeros;
+  // Three-term rows (lane_limit_exponent): the lanes' limit for any x they
+  // take (|x| <= Range<W>::unchecked_x), 0 where they take none; and the
+  // limit's binary exponent for blocks whose largest |x| is below 2^(i -
+  // 59) (i > 0; i = 0: below 2^-60), 0 for none (lane_limit).
+  double lanes_limit = 0;
+  static constexpr int limit_buckets = 125;  // |x| up to 2^65
+  std::int16_t limit_exponent[limit_buckets] = {};
 };
 
 // V at least this large is written with non-temporal stores (about the last
@@ -480,19 +487,18 @@ inline int power_factors(__m256i e, __m256 (&f)[3]) {
 }
 
 // keep_both_in_range (numbers.hpp) for 8 float lanes of states (u0, u1) with
-// binary exponents e: the lanes past Range<float>::periodic_limit (the
-// lanes' rows are checked every few steps) scaled by 2^-k, k
+// binary exponents e: the lanes past `limit` (LaneSet::limit) scaled by 2^-k, k
 // the exponent of their larger magnitude, and k added to e, in vector
 // operations and bit for bit as the scalar lanes do (a float times a power of
 // two rounds once either way; k <= 127 here, 2^-127 a subnormal float). A lane
 // at ±inf (which the scalar lanes scale by 2^-1022) is left to them: returns
 // false, nothing changed.
-inline bool keep_in_range(Vec<float>& u0, Vec<float>& u1, __m256i& e) {
+inline bool keep_in_range(Vec<float>& u0, Vec<float>& u1, __m256i& e, float limit) {
   const __m256 sign = _mm256_set1_ps(-0.0f);
   // largest(u0, u1): |u0| > |u1| ? |u0| : |u1| (NaN gives |u1|), as max_ps
   const __m256 m = _mm256_max_ps(_mm256_andnot_ps(sign, __m256(u0)), _mm256_andnot_ps(sign, __m256(u1)));
   const __m256i over =
-      _mm256_castps_si256(_mm256_cmp_ps(m, _mm256_set1_ps(float(Range<float>::periodic_limit)), _CMP_GT_OQ));
+      _mm256_castps_si256(_mm256_cmp_ps(m, _mm256_set1_ps(limit), _CMP_GT_OQ));
   const __m256i field = _mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(m), 23), _mm256_set1_epi32(0xff));
   if (any(_mm256_and_si256(over, _mm256_cmpeq_epi32(field, _mm256_set1_epi32(0xff))))) return false;
   const __m256i k = _mm256_and_si256(over, _mm256_sub_epi32(field, _mm256_set1_epi32(127)));
@@ -581,6 +587,47 @@ struct RowOf<double> {
   using type = __m256d;
 };
 
+// The limit at which the lanes' checks (after every Scan::check_period =
+// P steps) scale a block's states (float lanes) or stop (the others), for
+// a block of three-term rows whose |x| are below xmax: a step multiplies a
+// state's largest magnitude by less than 2^k (k from g = a xmax + bc, a the
+// largest |a_n|, bc the largest |b_n| + |c_n|, with room for rounding), so
+// from below 2^(top - P k) the P steps to the next check stay below 2^top,
+// half of W's largest number, with no check between them (top = 127 in
+// float, 1023 in double and double-double, whose leading part holds the
+// magnitude). Returns that exponent, or 0 where it would be below 1 (the
+// rows then take the scalar lanes, checked after every step). Where the
+// checks fall changes no value (numbers.hpp), so this limit need not be
+// Range<W>::periodic_limit, which the scalar lanes keep: it is never lower
+// where the scalar lanes check every few steps (2^63 in float where g <
+// 2^8, 2^263 in double where g < 2^95), higher for most rows (He_n at |x|
+// <= 1 in double up to n = 256: 2^951, not 2^256, where the double and
+// double-double lanes stopped from n = 98 on), and rows that the scalar
+// lanes check after every step (coefficients growing past 2^8 in float:
+// He_n past n = 223, H_n past n = 95) stay in the vectors. StepRules keeps
+// it for the largest |x| the lanes take (lanes_limit) and per binade of xmax
+// (lane_limit: the double and double-double lanes look there when a lane
+// passes the first, before they stop).
+template <class Scan>
+int lane_limit_exponent(double a, double bc, double xmax) {
+  using W           = typename Scan::number_type;
+  constexpr int P   = Scan::check_period;
+  constexpr int top = std::is_same_v<W, float> ? 127 : 1023;
+  const double g    = (a * xmax + bc) * (1 + 0x1p-20);
+  if (!(g < 0x1p126)) return 0;  // (NaN coefficients: not below)
+  const int k = g < 1 ? 0 : binary_exponent(g) + 1;  // g < 2^k
+  const int e = top - P * k;
+  return e >= 1 ? e : 0;
+}
+// lane_limit_exponent's limit for a block whose largest |x| is `largest`
+// (at most 2^64: Range<W>::unchecked_x), from the binade's entry of
+// StepRules; 0 where the vectors do not run.
+inline double lane_limit(const StepRules& rules, double largest) {
+  const int i = largest < 0x1p-60 ? 0 : binary_exponent(largest) + 60;
+  const int e = rules.limit_exponent[i];
+  return e > 0 ? power_of_two(e) : 0.0;
+}
+
 // What the lanes' steps n < N - 1 of a three-term Scan need step()'s rule
 // for f = a_n x + b_n = 0 for (StepRules, lockstep.hpp), from its
 // coefficients in the lanes' numbers (float or double): everywhere where
@@ -598,6 +645,19 @@ template <class Scan>
 StepRules step_rules(const Scan& scan, int N, bool zeros_too = true) {
   StepRules rules;
   using W = typename Scan::number_type;
+  if constexpr (is_lane_scan<Scan>::value && !is_power_sums<Scan>::value) {
+    double a = 0, bc = 0;  // (NaN coefficients: infinite)
+    for (int n = 0; n + 1 < N; ++n) {
+      const auto k    = scan.coefficients(n);
+      const double ka = std::fabs(to_double(k.a)), kbc = std::fabs(to_double(k.b)) + std::fabs(to_double(k.c));
+      a  = ka <= a ? a : (ka == ka ? ka : std::numeric_limits<double>::infinity());
+      bc = kbc <= bc ? bc : (kbc == kbc ? kbc : std::numeric_limits<double>::infinity());
+    }
+    for (int i = 0; i < StepRules::limit_buckets; ++i)
+      rules.limit_exponent[i] = std::int16_t(lane_limit_exponent<Scan>(a, bc, std::ldexp(1.0, i - 59)));
+    const int e = lane_limit_exponent<Scan>(a, bc, Range<W>::unchecked_x);
+    rules.lanes_limit = e > 0 ? std::ldexp(1.0, e) : 0.0;
+  }
   if constexpr (is_lane_scan<Scan>::value && !is_power_sums<Scan>::value &&
                 !std::is_same_v<W, DoubleDouble>) {
     const bool look = zeros_too && N - 1 <= 4096;
@@ -883,18 +943,33 @@ struct LaneSet {
     const auto* const k = coefficients(scan, col);
     each<G>([&](auto g) RECUR_LANES_INLINE { advance<Exact, g>(scan, k); });
   }
-  // Whether a lane of vector g, or of any, is past the limit of rows
-  // checked every few steps (Range<W>::periodic_limit: the lanes' rows).
+  // Whether a lane of vector g, or of any, is past `limit` (where the
+  // checks scale the float lanes and stop the others: lane_limit's for
+  // three-term rows, Range<W>::periodic_limit for power sums).
   template <int g>
-  RECUR_LANES_INLINE bool over() const {
-    const Vec<E> limit = splat(E(Range<W>::periodic_limit));
+  RECUR_LANES_INLINE bool over(double limit) const {
+    const Vec<E> bound = splat(E(limit));
     const Vec<E> v0 = leading(a0[g]), v1 = leading(a1[g]);
-    return any((v0 > limit) | (v0 < -limit) | (v1 > limit) | (v1 < -limit));
+    return any((v0 > bound) | (v0 < -bound) | (v1 > bound) | (v1 < -bound));
   }
-  RECUR_LANES_INLINE bool over() const {
+  RECUR_LANES_INLINE bool over(double limit) const {
     bool past = false;
-    each<G>([&](auto g) RECUR_LANES_INLINE { past = past || over<g>(); });
+    each<G>([&](auto g) RECUR_LANES_INLINE { past = past || over<g>(limit); });
     return past;
+  }
+  // Double and double-double lanes past `limit` at a check: whether they
+  // are past their own block's limit too (lane_limit, from their largest
+  // |x|; raised to it where not), before they stop.
+  RECUR_LANES_INLINE bool over_own(double& limit, const StepRules& rules) const {
+    Vec<E> largest{};
+    each<G>([&](auto g) RECUR_LANES_INLINE { largest = maximum(largest, maximum(x[g], -x[g])); });
+    alignas(32) E m[L];
+    unpack(largest, m);
+    double top = 0;
+    for (int l = 0; l < L; ++l) top = double(m[l]) > top ? double(m[l]) : top;
+    const double own = lane_limit(rules, top);
+    if (own > limit) limit = own;
+    return over(limit);
   }
   // Float and double power sums, at a check: powers x^(n+1) below 2^-60
   // set to 0 in lanes whose state carries no exponent (so |x| < 1), before
@@ -930,9 +1005,9 @@ struct LaneSet {
   // Float lanes: vector g's lanes past the limit scaled (lane by lane where
   // one is at ±inf, as the scalar lanes do).
   template <int g>
-  RECUR_LANES_INLINE void scale() {
+  RECUR_LANES_INLINE void scale(double limit) {
     if constexpr (scales) {
-      if (keep_in_range(a0[g], a1[g], ev[g])) return;
+      if (keep_in_range(a0[g], a1[g], ev[g], float(limit))) return;
       alignas(32) int e[L];
       alignas(32) float v0[L], v1[L];
       _mm256_store_si256(reinterpret_cast<__m256i*>(e), ev[g]);
@@ -940,7 +1015,7 @@ struct LaneSet {
       _mm256_store_ps(v1, __m256(a1[g]));
       for (int l = 0; l < L; ++l) {
         Scaled<float> t{v0[l], v1[l], e[l]};
-        keep_both_in_range(t, Range<float>::periodic_limit);
+        keep_both_in_range(t, limit);
         v0[l] = t.u0, v1[l] = t.u1, e[l] = t.e;
       }
       ev[g] = _mm256_load_si256(reinterpret_cast<const __m256i*>(e));
@@ -979,7 +1054,7 @@ template <int R, class Scan, class XView, class VView, class W = typename Scan::
           class T = typename VView::non_const_value_type>
 __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, const VView& V,
                                             std::int64_t i0, int N, W (&u0)[R], W (&u1)[R],
-                                            bool stream, const StepRules& rules) {
+                                            bool stream, const StepRules& rules, double limit) {
   using Set         = LaneSet<Scan, 8 / width<Element<W>>>;
   constexpr int L   = Set::L;
   constexpr int U   = 8 / L;                 // vectors of lanes a unit
@@ -1026,12 +1101,13 @@ __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, c
         }
         if (col > 0 && col % P == 0) {  // the check, before the column is stored
           set.drop_tiny_powers();
-          if (set.over()) {
+          if (set.over(limit)) {
             if constexpr (Set::scales) {
-              set.template scale<0>();
+              set.template scale<0>(limit);
               scaled = power_factors(set.ev[0], factor);
             } else if (col < stop) {
-              stop = col;
+              double own = limit;
+              if (set.over_own(own, rules)) stop = col;
             }
           }
         }
@@ -1111,11 +1187,10 @@ __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, c
 // (PowerSumsScan, scan_form.hpp: states (x, x)), whose states
 // start plain (u0 = p_0 or NaN outside the domain, u1 = 0) and are checked
 // every check_period steps, until column N - 1 or, in double and
-// double-double, until a check finds a lane past Range<W>::periodic_limit.
-// Float lanes (recur::Fast, float results) scale there themselves, lane by
-// lane with keep_both_in_range as the scalar lanes do, and carry on: float's
-// limit (2^60) is passed within N = 32 only where |x| is beyond a few units
-// (He_n at |x| = 5 from n = 31; at |x| <= 1 not before n = 34). Returns the
+// double-double, until a check finds a lane past `limit` (lane_limit's for
+// three-term rows, Range<W>::periodic_limit for power sums). Float lanes
+// (recur::Fast, float results) scale there themselves, lane by lane with
+// keep_both_in_range as the scalar lanes do, and carry on. Returns the
 // number of steps done, with the states after them in u0 and u1 and their
 // columns stored; the caller carries on from there (scaling the lanes first
 // when fewer than N - 1 steps were done). -1, nothing stored, where a row
@@ -1132,7 +1207,7 @@ __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, c
 template <int R, class Scan, class XView, class VView, class W = typename Scan::number_type,
           class T = typename VView::non_const_value_type>
 int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int N,
-         W (&u0)[R], W (&u1)[R], bool stream, const StepRules& rules) {
+         W (&u0)[R], W (&u1)[R], bool stream, const StepRules& rules, double limit) {
   using Set       = LaneSet<Scan, R / width<Element<W>>>;
   constexpr int L = Set::L;
   constexpr int G = R / L;  // vectors of lanes
@@ -1141,9 +1216,9 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
   // LayoutLeft-like, else rows contiguous (LayoutRight: rows, whatever N,
   // so that its code is the rows' only)
   if constexpr (std::is_same_v<typename VView::array_layout, Kokkos::LayoutRight>) {
-    return rows_by_units<R>(scan, xv, V, i0, N, u0, u1, stream, rules);
+    return rows_by_units<R>(scan, xv, V, i0, N, u0, u1, stream, rules, limit);
   } else {
-    if (V.stride_0() != 1) return rows_by_units<R>(scan, xv, V, i0, N, u0, u1, stream, rules);
+    if (V.stride_0() != 1) return rows_by_units<R>(scan, xv, V, i0, N, u0, u1, stream, rules, limit);
     // V's elements through a pointer and strides held here: the vector
     // stores below may alias anything (__m256 is may_alias), so V's own
     // would be loaded again after each.
@@ -1214,10 +1289,13 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
       col = end;
       set.template advance<true>(scan, col);
       set.drop_tiny_powers();
-      over = set.over();
+      over = set.over(limit);
+      if constexpr (!Set::scales) {
+        if (over) over = set.over_own(limit, rules);
+      }
       if constexpr (Set::scales) {
         if (over) {
-          each<G>([&](auto g) RECUR_LANES_INLINE { set.template scale<g>(); });
+          each<G>([&](auto g) RECUR_LANES_INLINE { set.template scale<g>(limit); });
           scaled = true;
           over   = false;
         }

@@ -228,24 +228,40 @@ struct LockstepRows {
         for (int r = 0; r < B; r += 64 / int(sizeof(x(0))))
           _mm_prefetch(reinterpret_cast<const char*>(&x(i0 + ahead + r)), _MM_HINT_T0);
       }
-      // The vectors, for a whole block none of whose rows is checked every
-      // step (these scans start every state plain: e = 0). They start the
-      // states themselves: the scalar start of every row below cost float
-      // LayoutRight rows 15 % of their time.
+      // The vectors, for a whole block of rows checked every few steps
+      // (these scans start every state plain: e = 0): power sums where
+      // none of its rows is checked every step, three-term rows where every
+      // |x| is at most Range<W>::unchecked_x and the lanes take such rows
+      // (cpu_lanes::lane_limit_exponent, from the coefficients: with
+      // coefficients that grow, He_n past n = 223 in float, the scalar
+      // lanes check after every step, the vectors every few, below a lower
+      // limit). They start the states themselves: the scalar start of
+      // every row below cost float LayoutRight rows 15 % of their time.
       bool plain = rows == B && (V.stride_0() == 1 || V.stride_1() == 1);
+      double lanes_limit = Range<W>::periodic_limit;
       if (plain) {
-        for (int r = 0; r < B; ++r) plain &= !scan.checks_every_step(double(x(i0 + r)));
+        if constexpr (is_power_sums<Scan>::value) {
+          for (int r = 0; r < B; ++r) plain &= !scan.checks_every_step(double(x(i0 + r)));
+        } else {
+          lanes_limit = rules.lanes_limit;
+          plain       = lanes_limit > 0;
+          for (int r = 0; r < B; ++r)
+            plain &= kokkos_math::fabs(double(x(i0 + r))) <= Range<W>::unchecked_x;  // (false for NaN)
+        }
       }
       if (plain) {
-        n = cpu_lanes::rows<B>(scan, x, V, i0, N, u0, u1, stream, rules);
+        n = cpu_lanes::rows<B>(scan, x, V, i0, N, u0, u1, stream, rules, lanes_limit);
         if (n + 1 == N) return;
         if (n < 0) {  // a row not started plain (a prefactor's): the block below
           n = 0;
         } else {
-          for (int r = 0; r < B; ++r) xs[r] = double(x(i0 + r)), e[r] = 0;
-          // a lane past the limit stopped the vectors (their rows are
-          // checked every few steps)
-          check(u0, u1, e, scaled, scaling_limit<W>(false));
+          // A lane past the limit stopped the vectors: the scalar lanes go
+          // on from there, checked as their rows need.
+          for (int r = 0; r < B; ++r) {
+            xs[r] = double(x(i0 + r)), e[r] = 0;
+            every_step = every_step || scan.checks_every_step(xs[r]);
+          }
+          check(u0, u1, e, scaled, scaling_limit<W>(every_step));
         }
       }
     }
