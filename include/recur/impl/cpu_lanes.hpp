@@ -487,8 +487,8 @@ inline int power_factors(__m256i e, __m256 (&f)[3]) {
 }
 
 // keep_both_in_range (numbers.hpp) for 8 float lanes of states (u0, u1) with
-// binary exponents e: the lanes past `limit` (LaneSet::limit) scaled by 2^-k, k
-// the exponent of their larger magnitude, and k added to e, in vector
+// binary exponents e: the lanes past `limit` (lane_limit_exponent's) scaled
+// by 2^-k, k the exponent of their larger magnitude, and k added to e, in vector
 // operations and bit for bit as the scalar lanes do (a float times a power of
 // two rounds once either way; k <= 127 here, 2^-127 a subnormal float). A lane
 // at ±inf (which the scalar lanes scale by 2^-1022) is left to them: returns
