@@ -649,7 +649,8 @@ StepRules step_rules(const Scan& scan, int N, bool zeros_too = true) {
     double a = 0, bc = 0;  // (NaN coefficients: infinite)
     for (int n = 0; n + 1 < N; ++n) {
       const auto k    = scan.coefficients(n);
-      const double ka = std::fabs(to_double(k.a)), kbc = std::fabs(to_double(k.b)) + std::fabs(to_double(k.c));
+      const double ka  = std::fabs(to_double(k.a));
+      const double kbc = std::fabs(to_double(k.b)) + std::fabs(to_double(k.c));
       a  = ka <= a ? a : (ka == ka ? ka : std::numeric_limits<double>::infinity());
       bc = kbc <= bc ? bc : (kbc == kbc ? kbc : std::numeric_limits<double>::infinity());
     }

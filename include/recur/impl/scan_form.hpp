@@ -167,8 +167,8 @@ struct has_nonzero_f<Scan, std::void_t<decltype(std::declval<const Scan&>().nonz
 // Nonzero: the steps leave out step()'s rule for f = 0 where the scan form
 // says f cannot be 0 at x (nonzero_f; M = 2^24, N = 32, double-double
 // Staged rows: H100 1.54 against 1.71 ms, H200 1.39 against 1.67-1.70); not
-// in ScanAlongN's passes (its row
-// chunks, stage_terms: float He_n/sqrt(n!) 1.65 against 1.48 ms with it).
+// in ScanAlongN's passes (its row chunks, stage_terms: float He_n/sqrt(n!)
+// 1.65 against 1.48 ms with it).
 template <bool Nonzero = true, class Scan, class Put>
 KOKKOS_FORCEINLINE_FUNCTION void advance_through(const Scan& scan, double x, int begin, int end,
                                                  typename Scan::state_type& s, const Put& put) {

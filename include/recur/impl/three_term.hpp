@@ -330,9 +330,11 @@ auto make_kernel(const ExecSpace& space, const Family& family, int N) {
     const TableFlags& f = table.flags;
     const bool near_0   = f.zero_b && !f.tiny_a;
     if constexpr (has_exponent<Family>::value) {
-      return ThreeTermKernel<W, MemorySpace, Family>{table.table, initial, family, f.large, f.zero_b, near_0};
+      return ThreeTermKernel<W, MemorySpace, Family>{table.table, initial, family,
+                                                     f.large, f.zero_b, near_0};
     } else {
-      return ThreeTermKernel<W, MemorySpace>{table.table, initial, {}, f.large, f.zero_b, near_0};
+      return ThreeTermKernel<W, MemorySpace>{table.table, initial, {}, f.large, f.zero_b,
+                                             near_0};
     }
   }
 }
