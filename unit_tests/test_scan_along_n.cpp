@@ -66,6 +66,41 @@ TYPED_TEST(ScanAlongN, AgreesWithTheSequentialRecurrenceOnEveryChunking) {
   }
 }
 
+// The one-pass form (impl::chained_scan_along_n: tiles that look back along
+// their rows for their starting states), what GPUs run for column slices;
+// on CPUs a tile is a chunk of one row, and the threads still look back at
+// each other's tiles.
+template <class C, class Family>
+double one_pass_against_sequential(const Family& family, int M, int N, int chunk) {
+  using T      = typename C::scalar;
+  using Space  = typename C::space;
+  const auto x = to_device<typename C::XView>(sample_points<T>(M, 0.95));
+  typename C::VView sequential("sequential", M, N), scanned("scanned", M, N);
+  recur::evaluate(Space{}, family, x, sequential, recur::ThreadPerX{});
+  const auto kernel = recur::impl::make_kernel<T, recur::Accurate>(Space{}, family, N);
+  recur::impl::chained_scan_along_n(Space{}, "one pass", x, scanned,
+                                    recur::impl::scan_form(kernel), chunk);
+  return worst_row_error(to_host(scanned), to_host(sequential));
+}
+
+TYPED_TEST(ScanAlongN, OnePassAgreesWithTheSequentialRecurrence) {
+  using C = TypeParam;
+  using T = typename C::scalar;
+  // (M, N, chunk): one term; chunks of one term (many tiles a row); a
+  // partial last chunk and tile; more rows than a tile; a row block of 4.
+  const int shapes[][3] = {{37, 1, 1}, {3, 2, 1}, {5, 1000, 7}, {300, 130, 8}, {4, 20001, 3},
+                           {16, 70001, 64}};
+  for (const auto& s : shapes) {
+    const int M = s[0], N = s[1], chunk = s[2];
+    const double tol = tolerance<T>(N);
+    const auto where = ::testing::Message() << "M=" << M << " N=" << N << " chunk=" << chunk;
+    EXPECT_LE(one_pass_against_sequential<C>(recur::PowerSums{}, M, N, chunk), tol) << where;
+    EXPECT_LE(one_pass_against_sequential<C>(recur::Legendre{}, M, N, chunk), tol) << where;
+    EXPECT_LE(one_pass_against_sequential<C>(recur::JacobiNormalized{0.5, -0.5}, M, N, chunk), tol)
+        << where;
+  }
+}
+
 // The accuracy over long rows: T_n(cos t) = cos(n t), against long double,
 // for the sequential recurrence and for ScanAlongN, N = 2^16, chunks of 64.
 // The measured errors (recorded as test properties) stay within 4x of each

@@ -8,6 +8,10 @@
 
 #include <Kokkos_Core.hpp>
 
+#if defined(__CUDACC__)
+#include <cuda_pipeline.h>
+#endif
+
 #include <algorithm>
 #include <cstdint>
 #include <mutex>
@@ -568,6 +572,417 @@ class Workspace {
   std::size_t used_ = 0;
 };
 
+// ScanAlongN in one pass, for column slices on GPUs (V's rows not
+// contiguous; working numbers float and double). The passes above read a
+// three-term family's coefficient table twice, 24 bytes a term (0.4 GB at
+// N = 2^24 in double, beside a float V of 1 GiB), a pass apart, and write
+// and read the chunks' matrices and states between them. Here a team takes a tile, R
+// rows x C chunks of L terms (a chunk of one row a thread, rows fastest, so
+// that the R threads of a chunk read the same coefficients), and
+//  1. every thread computes its chunk's transfer matrix;
+//  2. the tile's matrices are composed along each row as a tree (the
+//     up-sweep of a work-efficient scan: a thread composing them in turn
+//     left the team idle for most of its time); a thread a row publishes
+//     the row's product over the tile (its aggregate) and looks back along
+//     the row's earlier tiles, the row's C threads reading C tiles'
+//     publications at once, until one has published the state at its end
+//     (a decoupled look-back, as in single-pass prefix scans); it publishes
+//     the state at its own tile's end, and the down-sweep carries the
+//     tile's start to its chunks;
+//  3. every thread runs its chunk from its start, storing V (evict-first,
+//     so that the tile's coefficients, read again for this step within the
+//     tile's time, may still be in L2).
+// Steps 1 and 3 run in rounds of `stage` steps; where the scan form loads
+// coefficients, the team copies each round's coefficients of its C chunks
+// into scratch two rounds ahead (asynchronously on NVIDIA GPUs: cp.async,
+// no registers held), and the steps read them there: read straight from
+// memory, a few loads ahead, each step waited out its load (H100, float
+// He_n/sqrt(n!): 1.49 ms against the passes' 1.15). Tiles are numbered in
+// the order teams claim them (an atomic counter, segment-major), and a tile
+// waits only on tiles claimed before it, whose teams are running, so the
+// pass cannot deadlock. The grid is a few teams a multiprocessor, each
+// claiming tiles until none are left, so that the first tiles, which all
+// look back at once, are few. Rows contiguous in memory (whose stores the
+// passes stage through scratch) and double-double ran slower this way
+// (docs/performance.md, "H100, 2026-12-06: ScanAlongN in one pass").
+// Values differ from the passes' by rounding only (products grouped
+// otherwise).
+template <class X>
+KOKKOS_FORCEINLINE_FUNCTION X read_published(const X* p) {
+  static_assert(sizeof(X) % sizeof(int) == 0, "recur: published values are whole words");
+  // Volatile loads: from L2, never a stale L1 line.
+  int words[sizeof(X) / sizeof(int)];
+  const volatile int* from = reinterpret_cast<const volatile int*>(p);
+  for (std::size_t w = 0; w < sizeof(X) / sizeof(int); ++w) words[w] = from[w];
+  X value;
+  __builtin_memcpy(&value, words, sizeof value);
+  return value;
+}
+KOKKOS_FORCEINLINE_FUNCTION int read_flag(const int* p) {
+  return *reinterpret_cast<const volatile int*>(p);
+}
+// The data before the flag: a fence, then the flag.
+KOKKOS_FORCEINLINE_FUNCTION void publish_flag(int* p, int status) {
+  Kokkos::memory_fence();
+  *reinterpret_cast<volatile int*>(p) = status;
+}
+
+// *to = *from, a word from memory into team scratch; on NVIDIA GPUs (sm_80
+// on) asynchronously (cp.async), in groups: copies_issued() closes a group,
+// copies_landed_but_two() waits for all but the last two.
+KOKKOS_FORCEINLINE_FUNCTION void copy_word_async(int* to, const int* from) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  __pipeline_memcpy_async(to, from, sizeof(int));
+#else
+  *to = *from;
+#endif
+}
+KOKKOS_FORCEINLINE_FUNCTION void copies_issued() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  __pipeline_commit();
+#endif
+}
+KOKKOS_FORCEINLINE_FUNCTION void copies_landed_but_two() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  __pipeline_wait_prior(2);
+#endif
+}
+
+template <class ExecSpace, class T, class Scan, class XView, class VView>
+struct ChainedChunks {
+  using W           = typename Scan::number_type;
+  using State       = Scaled<W>;
+  using MemorySpace = typename ExecSpace::memory_space;
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  enum : int { aggregate = 1, end_state = 2 };
+  Scan scan;
+  XView x;
+  VView V;
+  Chunking shape;  // M, N, L and the chunks of a row
+  int R, C;        // rows and chunks a tile (the team: R C threads)
+  int blocks;      // row blocks: tile k is segment k / blocks of block k % blocks
+  std::int64_t tiles;
+  // (segment s, row i) at s M + i; counter(0): the next tile.
+  Kokkos::View<int*, MemorySpace> counter, flags;
+  Kokkos::View<Transfer<W>*, MemorySpace> aggregates;
+  Kokkos::View<State*, MemorySpace> ends;
+
+  using Step = typename Scan::step_type;
+  static constexpr bool loads      = !std::is_empty_v<Step>;
+  static constexpr int stage       = 16;  // steps a round
+  static constexpr int step_words  = loads ? int(sizeof(Step) / sizeof(int)) : 0;
+  static constexpr int round_words = stage * step_words;
+  static constexpr int buffers     = 3;
+  // A chunk's copy, in ints: 8-byte aligned, and chunk c + 1's two words of
+  // banks past chunk c's (the two chunks a warp reads at once).
+  static constexpr int copy_pitch = loads ? round_words + 2 : 0;
+  // A scan form that reads steps [first, first + stage) from a copy.
+  struct RoundScan : Scan {
+    const Step* steps = nullptr;
+    int first         = 0;
+    KOKKOS_FUNCTION explicit RoundScan(const Scan& scan) : Scan(scan) {}
+    KOKKOS_FORCEINLINE_FUNCTION Step load(int n) const { return steps[n - first]; }
+  };
+
+  // Team scratch: the claimed tile, the rows' next tiles to read, the
+  // look-back's statuses, the chunks' starts (also the look-back's end
+  // states: the starts are made after it), the chunks' matrices, and the
+  // coefficients' copies (steps 1 and 3) or the look-back's matrices (2).
+  static std::size_t scratch_bytes(int threads, int rows) {
+    constexpr std::size_t pad  = 16;
+    const std::size_t matrices = sizeof(Transfer<W>) * threads;
+    const std::size_t copies   = sizeof(int) * copy_pitch * (threads / rows) * buffers;
+    return (sizeof(int) + pad) + (sizeof(int) * rows + pad) + (sizeof(int) * threads + pad) +
+           (sizeof(State) * threads + pad) + (matrices + pad) +
+           (matrices > copies ? matrices : copies) + pad;
+  }
+
+  KOKKOS_FUNCTION void operator()(const member_type& team) const {
+    const int threads = team.team_size(), t = team.team_rank();
+    auto& scratch     = team.team_scratch(0);
+    const auto take   = [&](auto* type, std::size_t count) {
+      using Y = std::remove_pointer_t<decltype(type)>;
+      return static_cast<Y*>(scratch.get_shmem_aligned(sizeof(Y) * count, 16));
+    };
+    const std::size_t matrices = sizeof(Transfer<W>) * std::size_t(threads);
+    const std::size_t copied   = sizeof(int) * std::size_t(copy_pitch) * C * buffers;
+    Scratch at;
+    at.claimed = take((int*)nullptr, 1);
+    at.next    = take((int*)nullptr, R);
+    at.status  = take((int*)nullptr, threads);
+    at.starts  = take((State*)nullptr, threads);
+    at.mats    = take((Transfer<W>*)nullptr, threads);
+    at.copies  = reinterpret_cast<int*>(take((char*)nullptr, matrices > copied ? matrices : copied));
+    for (;;) {
+      if (t == 0) *at.claimed = Kokkos::atomic_fetch_add(&counter(0), 1);
+      team.team_barrier();
+      const std::int64_t k = *at.claimed;
+      team.team_barrier();  // (claimed is written again next round)
+      if (k >= tiles) return;
+      run_tile(team, int(k / blocks), int(k % blocks), at);
+    }
+  }
+
+  struct Scratch {
+    int* claimed;
+    int* next;    // a row's next tile to read; -1 once found
+    int* status;  // the look-back's: 0, aggregate or end_state
+    State* starts;
+    Transfer<W>* mats;
+    int* copies;
+    KOKKOS_FUNCTION State* seen_ends() const { return starts; }
+    KOKKOS_FUNCTION Transfer<W>* seen() const { return reinterpret_cast<Transfer<W>*>(copies); }
+  };
+
+  // body(scan form, offset) for offset = 0, stage, ... < L; every thread of
+  // the team. The scan form reads steps [begin + offset, begin + offset +
+  // stage) of the thread's chunk (c, its first step begin) from the team's
+  // copy.
+  template <class Body>
+  KOKKOS_FUNCTION void in_rounds(const member_type& team, int segment, int begin, int c,
+                                 int* copies, const Body& body) const {
+    const int threads = team.team_size(), t = team.team_rank();
+    const int total   = C * round_words;
+    const int* table  = reinterpret_cast<const int*>(scan.coefficients.data());
+    const int steps   = shape.N - 1;  // the table's length
+    const int rounds  = (shape.L + stage - 1) / stage;
+    // Round q into copy q % buffers: word w is word w % step_words of step
+    // (w % round_words) / step_words of chunk w / round_words.
+    const auto issue = [&](int q) {
+      if (q < rounds) {
+        int* const copy = copies + (q % buffers) * C * copy_pitch;
+        for (int w = t; w < total; w += threads) {
+          const int cc = w / round_words, within = w % round_words;
+          const int g = segment * C + cc, j = q * stage + within / step_words;
+          const int n   = g * shape.L + j;
+          int* const to = copy + cc * copy_pitch + within;
+          if (g < shape.C && j < shape.L && n < steps) {
+            copy_word_async(to, table + std::int64_t(n) * step_words + within % step_words);
+          } else {
+            *to = 0;
+          }
+        }
+      }
+      copies_issued();  // (a group each round, empty or not)
+    };
+    issue(0);
+    issue(1);
+    RoundScan stepper(scan);
+    for (int q = 0; q < rounds; ++q) {
+      issue(q + 2);
+      copies_landed_but_two();  // round q's
+      team.team_barrier();
+      stepper.steps = reinterpret_cast<const Step*>(copies + (q % buffers) * C * copy_pitch +
+                                                    c * copy_pitch);
+      stepper.first = begin + q * stage;
+      body(stepper, q * stage);
+      team.team_barrier();  // (copy q % buffers is issued into next)
+    }
+  }
+
+  KOKKOS_FUNCTION void run_tile(const member_type& team, int segment, int block,
+                                const Scratch& at) const {
+    const int t = team.team_rank(), r = t % R, c = t / R;
+    const std::int64_t M     = shape.M;
+    const std::int64_t i     = std::int64_t(block) * R + r;
+    const bool row           = i < M;
+    const std::int64_t row_i = row ? i : M - 1;
+    const int chunk          = segment * C + c;  // in the row
+    const int begin          = chunk < shape.C ? shape.begin(chunk) : shape.N;
+    const int end            = chunk < shape.C ? shape.end(chunk) : shape.N;
+    const double xi          = double(x(row_i));
+    Transfer<W>* const mats  = at.mats;
+    // 1. The chunk's transfer matrix (steps [begin, min(end, N - 1))).
+    const int last_step = end < shape.N - 1 ? end : shape.N - 1;
+    if constexpr (!loads) {
+      const double xs[1] = {xi};
+      Transfer<W> m[1];
+      chunk_transfers(scan, xs, begin, last_step, m);
+      mats[t] = m[0];
+    } else {
+      // As chunk_transfers, a round at a time (the rounds start on its
+      // blocks of check_period steps: the same values).
+      State a{constant<W>(1), constant<W>(0), 0}, b{constant<W>(0), constant<W>(1), 0};
+      const bool every_step = scan.checks_every_step(xi);
+      in_rounds(team, segment, begin, c, at.copies, [&](const auto& stepper, int offset) {
+        const int lo = begin + offset, hi = lo + stage < last_step ? lo + stage : last_step;
+        if (row && lo < hi)
+          for_steps<true>(
+              stepper, lo, hi, every_step,
+              [&](int, const Step& k, auto block) {
+                scan.advance(xi, k, a, block);
+                scan.advance(xi, k, b, block);
+              },
+              [&] {
+                keep_both_in_range(a);
+                keep_both_in_range(b);
+              },
+              [] { return true; });
+      });
+      mats[t] = {a, b};
+    }
+    team.team_barrier();
+    // 2. The up-sweep: mats[c] becomes the product over chunks (c + 1 - 2d,
+    // c] for the largest power of two d dividing c + 1.
+    for (int d = 1; d < C; d *= 2) {
+      if (row && (c + 1) % (2 * d) == 0) mats[t] = compose(mats[t], mats[t - d * R]);
+      team.team_barrier();
+    }
+    const std::int64_t here = std::int64_t(segment) * M + i;
+    Transfer<W> product{}, behind{};  // (row threads) the tile's; the tiles' read so far
+    bool have_behind = false;
+    State start{};
+    if (t < R) {
+      at.next[r] = -1;
+      if (row) {
+        product = mats[(C - 1) * R + r];
+        if (segment == 0) {
+          scan.start(xi, start);
+          finish_row(here, product, start);
+        } else {
+          aggregates(here) = product;
+          publish_flag(&flags(here), aggregate);
+          at.next[r] = segment - 1;
+        }
+      }
+    }
+    team.team_barrier();
+    // The look-back: the row's C threads read tiles next, next - 1, ...,
+    // next - C + 1; its row thread then carries what they found.
+    State* const seen_ends  = at.seen_ends();
+    Transfer<W>* const seen = at.seen();
+    for (;;) {
+      const int j     = at.next[r] - c;
+      int seen_status = 0;
+      if (row && at.next[r] >= 0 && j >= 0) {
+        const std::int64_t there = std::int64_t(j) * M + i;
+        seen_status              = read_flag(&flags(there));
+        if (seen_status != 0) {
+          Kokkos::memory_fence();
+          if (seen_status == end_state) {
+            seen_ends[t] = read_published(&ends(there));
+          } else {
+            seen[t] = read_published(&aggregates(there));
+          }
+        }
+      }
+      at.status[t] = seen_status;
+      team.team_barrier();
+      if (t < R && at.next[r] >= 0) {
+        int n = 0;
+        while (n < C && at.status[n * R + r] == aggregate) ++n;
+        if (n < C && at.status[n * R + r] == end_state) {
+          // The state at tile next - n's end, carried across the n tiles
+          // after it and those read before: the state at this tile's start.
+          State s = seen_ends[n * R + r];
+          for (int q = n - 1; q >= 0; --q) s = apply(seen[q * R + r], s);
+          start = have_behind ? apply(behind, s) : s;
+          finish_row(here, product, start);
+          at.next[r] = -1;
+        } else {
+          for (int q = 0; q < n; ++q) {
+            behind      = have_behind ? compose(behind, seen[q * R + r]) : seen[q * R + r];
+            have_behind = true;
+          }
+          at.next[r] -= n;
+        }
+      }
+      team.team_barrier();
+      // (The next round writes status only after every thread read next
+      // here, and next only after its first barrier.)
+      bool pending = false;
+      for (int q = 0; q < R; ++q) pending = pending || at.next[q] >= 0;
+      if (!pending) break;
+    }
+    // The down-sweep: a node's start at its last chunk (the root's: the
+    // tile's start); its left half's start is the node's, its right half's
+    // that carried across the left half.
+    State* const starts = at.starts;
+    if (t < R && row) starts[(C - 1) * R + r] = start;
+    team.team_barrier();
+    for (int d = C / 2; d >= 1; d /= 2) {
+      if (row && (c + 1) % (2 * d) == 0) {
+        const State node  = starts[t];
+        starts[t - d * R] = node;
+        starts[t]         = apply(mats[t - d * R], node);
+      }
+      team.team_barrier();
+    }
+    // 3. The chunk's terms.
+    State s = starts[t];
+    if (row && begin < end) store_result(V, i, begin, T(scan.output(s)));
+    const auto put = [&](int n, double value) { store_result(V, i, n, T(value)); };
+    if constexpr (!loads) {
+      if (row && begin < end) advance_through<false>(scan, xi, begin, end - 1, s, put);
+    } else {
+      in_rounds(team, segment, begin, c, at.copies, [&](const auto& stepper, int offset) {
+        const int lo = begin + offset, hi = lo + stage < end - 1 ? lo + stage : end - 1;
+        if (row && lo < hi) advance_through<false>(stepper, xi, lo, hi, s, put);
+      });
+    }
+  }
+
+  // A row's tile done: the state at its end published.
+  KOKKOS_FUNCTION void finish_row(std::int64_t here, const Transfer<W>& product,
+                                  const State& start) const {
+    ends(here) = apply(product, start);
+    publish_flag(&flags(here), end_state);
+  }
+};
+
+template <class ExecSpace, class XView, class VView, class Scan>
+void chained_scan_along_n(const ExecSpace& space, const std::string& label, const XView& x,
+                          const VView& V, const Scan& scan, int L) {
+  using T           = typename VView::value_type;
+  using W           = typename Scan::number_type;
+  using Functor     = ChainedChunks<ExecSpace, T, Scan, XView, VView>;
+  using Policy      = Kokkos::TeamPolicy<ExecSpace>;
+  constexpr bool host =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  const std::int64_t M = std::int64_t(V.extent(0));
+  const int N          = int(V.extent(1));
+  const Chunking shape{M, N, L, (N + L - 1) / L};
+  // Rows a tile: up to 16 (a power of two); chunks a tile: 256 threads'
+  // worth, at most 32, fewer where the team's scratch would not fit. On
+  // CPUs a tile is one chunk of one row (a team is one thread).
+  int R = 1, C = 1;
+  if constexpr (!host) {
+    while (R < 16 && R < M) R *= 2;
+    C = std::min(32, 256 / R);
+    const std::size_t most = Policy::scratch_size_max(0);
+    while (C > 1 && Functor::scratch_bytes(R * C, R) > most) C /= 2;
+  }
+  const int blocks         = int((M + R - 1) / R);
+  const int segments       = (shape.C + C - 1) / C;
+  const std::int64_t tiles = std::int64_t(blocks) * segments;
+  const int threads        = R * C;
+
+  using Work                 = Workspace<ExecSpace>;
+  const std::int64_t entries = M * segments;
+  Work work(space, Work::template bytes_for<int>(1) + Work::template bytes_for<int>(entries) +
+                       Work::template bytes_for<Transfer<W>>(entries) +
+                       Work::template bytes_for<Scaled<W>>(entries));
+  const auto counter    = work.template take<int>(1);
+  const auto flags      = work.template take<int>(entries);
+  const auto aggregates = work.template take<Transfer<W>>(entries);
+  const auto ends       = work.template take<Scaled<W>>(entries);
+  Kokkos::deep_copy(space, counter, 0);
+  Kokkos::deep_copy(space, flags, 0);
+  const Functor functor{scan, x, V, shape, R, C, blocks, tiles, counter, flags, aggregates, ends};
+  // Teams of 1024 threads' worth a multiprocessor (2048 threads each on
+  // NVIDIA GPUs: four teams of 256, of which registers leave three
+  // resident), at most a tile each; on CPUs a team a thread.
+  const std::int64_t slots =
+      host ? std::int64_t(space.concurrency())
+           : std::max<std::int64_t>(1, space.concurrency() / 2048) * std::max(1, 1024 / threads);
+  const int teams = int(std::min<std::int64_t>(slots, tiles));
+  Kokkos::parallel_for(
+      label,
+      Policy(space, teams, threads)
+          .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(threads, R))),
+      functor);
+}
+
 template <class ExecSpace, class XView, class VView, class Scan>
 void scan_along_n(const ExecSpace& space, const std::string& label, const XView& x,
                   const VView& V, const Scan& scan, int chunk) {
@@ -593,6 +1008,13 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
   const bool staged    = !host && V.stride_1() == 1;
   const int L          = chunk > 0 ? std::min(chunk, N)
                                    : std::min(N, host ? 1024 : (staged || loads ? 512 : 2048));
+  // Column slices on GPUs in one pass (not double-double).
+  if constexpr (!host && !std::is_same_v<W, DoubleDouble>) {
+    if (!staged) {
+      chained_scan_along_n(space, label, x, V, scan, L);
+      return;
+    }
+  }
   const Chunking shape{M, N, L, (N + L - 1) / L};
   const std::int64_t items = M * shape.C;
   // Rows a work item of passes 1 and 3 (column slices) carries (RowGroup):
