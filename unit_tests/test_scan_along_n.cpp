@@ -68,8 +68,14 @@ TYPED_TEST(ScanAlongN, AgreesWithTheSequentialRecurrenceOnEveryChunking) {
 
 // The one-pass form (impl::chained_scan_along_n: tiles that look back along
 // their rows for their starting states), what GPUs run for column slices;
-// on CPUs a tile is a chunk of one row, and the threads still look back at
-// each other's tiles.
+// on CPUs a tile is a chunk of one row by default, and the threads still
+// look back at each other's tiles; where the backend has teams of two
+// threads (OpenMP), also tiles of 1 row x 2 chunks (the tree of matrices,
+// two tiles read a look-back round) and of 2 rows x 1 chunk (row blocks).
+template <class Space>
+struct TeamProbe {
+  KOKKOS_FUNCTION void operator()(const typename Kokkos::TeamPolicy<Space>::member_type&) const {}
+};
 template <class C, class Family>
 double one_pass_against_sequential(const Family& family, int M, int N, int chunk) {
   using T      = typename C::scalar;
@@ -78,9 +84,20 @@ double one_pass_against_sequential(const Family& family, int M, int N, int chunk
   typename C::VView sequential("sequential", M, N), scanned("scanned", M, N);
   recur::evaluate(Space{}, family, x, sequential, recur::ThreadPerX{});
   const auto kernel = recur::impl::make_kernel<T, recur::Accurate>(Space{}, family, N);
-  recur::impl::chained_scan_along_n(Space{}, "one pass", x, scanned,
-                                    recur::impl::scan_form(kernel), chunk);
-  return worst_row_error(to_host(scanned), to_host(sequential));
+  bool pairs = false;
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename Space::memory_space>::accessible)
+    pairs = Kokkos::TeamPolicy<Space>(Space{}, 1, 1).team_size_max(
+                TeamProbe<Space>{}, Kokkos::ParallelForTag()) >= 2;
+  double worst = 0;
+  for (const auto& tile : {std::array<int, 2>{0, 0}, {1, 2}, {2, 1}}) {
+    if (tile[0] > 0 && !pairs) continue;
+    Kokkos::deep_copy(scanned, T(0));
+    recur::impl::chained_scan_along_n(Space{}, "one pass", x, scanned,
+                                      recur::impl::scan_form(kernel), chunk, tile[0], tile[1]);
+    worst = std::max(worst, worst_row_error(to_host(scanned), to_host(sequential)));
+  }
+  return worst;
 }
 
 TYPED_TEST(ScanAlongN, OnePassAgreesWithTheSequentialRecurrence) {

@@ -930,9 +930,12 @@ struct ChainedChunks {
   }
 };
 
+// rows, chunks: a tile's shape (chunks a power of two; tests run CPUs'
+// teams of two threads with them), 0 for the backend's.
 template <class ExecSpace, class XView, class VView, class Scan>
 void chained_scan_along_n(const ExecSpace& space, const std::string& label, const XView& x,
-                          const VView& V, const Scan& scan, int L) {
+                          const VView& V, const Scan& scan, int L, int rows = 0,
+                          int chunks = 0) {
   using T           = typename VView::value_type;
   using W           = typename Scan::number_type;
   using Functor     = ChainedChunks<ExecSpace, T, Scan, XView, VView>;
@@ -951,6 +954,12 @@ void chained_scan_along_n(const ExecSpace& space, const std::string& label, cons
     C = std::min(32, 256 / R);
     const std::size_t most = Policy::scratch_size_max(0);
     while (C > 1 && Functor::scratch_bytes(R * C, R) > most) C /= 2;
+  }
+  if (rows > 0 && chunks > 0) {
+    if ((chunks & (chunks - 1)) != 0)
+      throw std::invalid_argument(label + ": a tile's chunks must be a power of two");
+    R = rows;
+    C = chunks;
   }
   const int blocks         = int((M + R - 1) / R);
   const int segments       = (shape.C + C - 1) / C;
@@ -973,7 +982,7 @@ void chained_scan_along_n(const ExecSpace& space, const std::string& label, cons
   // NVIDIA GPUs: four teams of 256, of which registers leave three
   // resident), at most a tile each; on CPUs a team a thread.
   const std::int64_t slots =
-      host ? std::int64_t(space.concurrency())
+      host ? std::max<std::int64_t>(1, space.concurrency() / threads)
            : std::max<std::int64_t>(1, space.concurrency() / 2048) * std::max(1, 1024 / threads);
   const int teams = int(std::min<std::int64_t>(slots, tiles));
   Kokkos::parallel_for(
