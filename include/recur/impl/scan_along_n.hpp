@@ -103,38 +103,42 @@ KOKKOS_FORCEINLINE_FUNCTION Transfer<W> compose(const Transfer<W>& later,
   return {apply(later, earlier.c0), apply(later, earlier.c1)};
 }
 
-// The transfer matrices of steps [begin, end) at B values of x, in lockstep
-// (one load a step serves them all): the images of the unit states, each
-// carried by the recurrence. The arithmetic is that of one x at a time, and
-// where the checks fall changes no value (scan_form.hpp), so a matrix does
-// not depend on the other lanes.
-template <int B, class Scan>
-KOKKOS_FUNCTION void chunk_transfers(const Scan& scan, const double (&x)[B], int begin, int end,
+// The transfer matrices m of steps [begin, end) at B values of x carried
+// across those steps, in lockstep (one load a step serves them all): each
+// column carried by the recurrence. The arithmetic is that of one x at a
+// time, and where the checks fall changes no value (scan_form.hpp), so a
+// matrix does not depend on the other lanes. U: loads ahead (0: the scan
+// form's lookahead).
+template <int U, int B, class Scan>
+KOKKOS_FUNCTION void carry_transfers(const Scan& scan, const double (&x)[B], int begin, int end,
                                      Transfer<typename Scan::number_type> (&m)[B]) {
-  using W         = typename Scan::number_type;
   bool every_step = false;
-  Scaled<W> a[B], b[B];
-  for (int r = 0; r < B; ++r) {
-    a[r]       = {constant<W>(1), constant<W>(0), 0};
-    b[r]       = {constant<W>(0), constant<W>(1), 0};
-    every_step = every_step || scan.checks_every_step(x[r]);
-  }
-  for_steps<true, deep_lookahead<Scan>>(
+  for (int r = 0; r < B; ++r) every_step = every_step || scan.checks_every_step(x[r]);
+  for_steps<true, U>(
       scan, begin, end, every_step,
       [&](int, const typename Scan::step_type& k, auto block) {
         for (int r = 0; r < B; ++r) {
-          scan.advance(x[r], k, a[r], block);
-          scan.advance(x[r], k, b[r], block);
+          scan.advance(x[r], k, m[r].c0, block);
+          scan.advance(x[r], k, m[r].c1, block);
         }
       },
       [&] {
         for (int r = 0; r < B; ++r) {
-          keep_both_in_range(a[r]);
-          keep_both_in_range(b[r]);
+          keep_both_in_range(m[r].c0);
+          keep_both_in_range(m[r].c1);
         }
       },
       [] { return true; });
-  for (int r = 0; r < B; ++r) m[r] = {a[r], b[r]};
+}
+// The transfer matrices of steps [begin, end): the images of the unit
+// states.
+template <int B, class Scan>
+KOKKOS_FUNCTION void chunk_transfers(const Scan& scan, const double (&x)[B], int begin, int end,
+                                     Transfer<typename Scan::number_type> (&m)[B]) {
+  using W = typename Scan::number_type;
+  for (int r = 0; r < B; ++r)
+    m[r] = {{constant<W>(1), constant<W>(0), 0}, {constant<W>(0), constant<W>(1), 0}};
+  carry_transfers<deep_lookahead<Scan>>(scan, x, begin, end, m);
 }
 // For power sums (1, 0) is a fixed point, so only the image of (0, 1) needs
 // the recurrence (the same operations as above, so the same values).
@@ -802,24 +806,13 @@ struct ChainedChunks {
     } else {
       // As chunk_transfers, a round at a time (the rounds start on its
       // blocks of check_period steps: the same values).
-      State a{constant<W>(1), constant<W>(0), 0}, b{constant<W>(0), constant<W>(1), 0};
-      const bool every_step = scan.checks_every_step(xi);
+      const double xs[1] = {xi};
+      Transfer<W> m[1]   = {{{constant<W>(1), constant<W>(0), 0}, {constant<W>(0), constant<W>(1), 0}}};
       in_rounds(team, segment, begin, c, at.copies, [&](const auto& stepper, int offset) {
         const int lo = begin + offset, hi = lo + stage < last_step ? lo + stage : last_step;
-        if (row && lo < hi)
-          for_steps<true>(
-              stepper, lo, hi, every_step,
-              [&](int, const Step& k, auto block) {
-                scan.advance(xi, k, a, block);
-                scan.advance(xi, k, b, block);
-              },
-              [&] {
-                keep_both_in_range(a);
-                keep_both_in_range(b);
-              },
-              [] { return true; });
+        if (row && lo < hi) carry_transfers<0>(stepper, xs, lo, hi, m);
       });
-      mats[t] = {a, b};
+      mats[t] = m[0];
     }
     team.team_barrier();
     // 2. The up-sweep: mats[c] becomes the product over chunks (c + 1 - 2d,
