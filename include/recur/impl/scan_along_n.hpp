@@ -1011,8 +1011,12 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
   const bool staged    = !host && V.stride_1() == 1;
   const int L          = chunk > 0 ? std::min(chunk, N)
                                    : std::min(N, host ? 1024 : (staged || loads ? 512 : 2048));
-  // Column slices on GPUs in one pass (not double-double).
-  if constexpr (!host && !std::is_same_v<W, DoubleDouble>) {
+  // Column slices on GPUs in one pass (not double-double), for scan forms
+  // that load no coefficients (power sums). Those that do keep the passes:
+  // in one pass they gave wrong values on an H100 (docs/performance.md,
+  // "H100, 2026-12-06: ScanAlongN in one pass"), while the same tiles are
+  // right on CPUs' teams (ScanAlongN.OnePassAgreesWithTheSequentialRecurrence).
+  if constexpr (!host && !std::is_same_v<W, DoubleDouble> && !loads) {
     if (!staged) {
       chained_scan_along_n(space, label, x, V, scan, L);
       return;
