@@ -577,7 +577,9 @@ class Workspace {
 };
 
 // ScanAlongN in one pass, for column slices on GPUs (V's rows not
-// contiguous; working numbers float and double). The passes above read a
+// contiguous; working numbers float and double); used there for power sums
+// only until the wrong values of the forms that load coefficients on an
+// H100 are found (scan_along_n() below; CPUs' teams give right ones). The passes above read a
 // three-term family's coefficient table twice, 24 bytes a term (0.4 GB at
 // N = 2^24 in double, beside a float V of 1 GiB), a pass apart, and write
 // and read the chunks' matrices and states between them. Here a team takes a tile, R
