@@ -579,8 +579,8 @@ class Workspace {
 // ScanAlongN in one pass, for column slices on GPUs (V's rows not
 // contiguous; working numbers float and double); used there for power sums
 // only until the wrong values of the forms that load coefficients on an
-// H100 are found (scan_along_n() below; CPUs' teams give right ones). The passes above read a
-// three-term family's coefficient table twice, 24 bytes a term (0.4 GB at
+// H100 are found (scan_along_n() below; CPUs' teams give right ones). The
+// passes above read a three-term family's coefficient table twice, 24 bytes a term (0.4 GB at
 // N = 2^24 in double, beside a float V of 1 GiB), a pass apart, and write
 // and read the chunks' matrices and states between them. Here a team takes a tile, R
 // rows x C chunks of L terms (a chunk of one row a thread, rows fastest, so
@@ -975,8 +975,9 @@ void chained_scan_along_n(const ExecSpace& space, const std::string& label, cons
   const Functor functor{scan, x, V, shape, R, C, blocks, tiles, counter, flags, aggregates, ends};
   // Teams of 1024 threads' worth a multiprocessor (2048 threads each on
   // NVIDIA GPUs: four teams of 256, of which registers (72-96 a thread for
-  // sm_90) leave two or three resident; four ran float He_n/sqrt(n!) in
-  // 1.023 ms, two in 1.054), at most a tile each; on CPUs as many threads.
+  // sm_90) leave two or three resident; four were faster than two on an
+  // H100, timed on the three-term form later found wrong there), at most a
+  // tile each; on CPUs as many threads.
   const std::int64_t slots =
       host ? std::max<std::int64_t>(1, space.concurrency() / threads)
            : std::max<std::int64_t>(1, space.concurrency() / 2048) * std::max(1, 1024 / threads);
