@@ -41,7 +41,7 @@ void print_configuration(std::ostream& out) {
       << "; MPI off"
 #endif
 #ifdef RECUR_ENABLE_ETI
-      << "; precompiled evaluate instances on"
+      << "; precompiled evaluate instances on (" RECUR_ETI_DESCRIPTION ")"
 #else
       << "; precompiled evaluate instances off"
 #endif

@@ -3,7 +3,8 @@
 
 // Explicit template instantiation (ETI) of the common cases, as Kokkos
 // Kernels does it: recur's library holds recur::evaluate (values, and values
-// with derivatives, under Auto) compiled for every built-in family x float,
+// with derivatives, under Auto) compiled for the built-in families (all of
+// them unless CMake's RECUR_ETI_FAMILIES names fewer) x float,
 // double x LayoutLeft, LayoutRight x every execution space the Kokkos enables
 // (Serial, OpenMP, Threads, Cuda), with x of V's value type; and the product
 // V^T g of recur::project (Kokkos Kernels' gemv and gemm), float and double. A call that
@@ -95,8 +96,10 @@ inline constexpr bool has_product_instance =
 
 }  // namespace recur::impl
 
-// The families with precompiled instances, each passed to X with A (the
-// library's CMakeLists reads this list: one source file per family).
+// The families that may have precompiled instances, each passed to X with A
+// (the library's CMakeLists reads this list: one source file per family
+// that RECUR_ETI_FAMILIES chooses; config.hpp's RECUR_IMPL_ETI_BUILT_FAMILIES
+// lists those chosen in the same form).
 #define RECUR_IMPL_ETI_FAMILIES(X, A)                                                   \
   X(A, PowerSums) X(A, Monomials) X(A, HermiteE) X(A, HermiteENormalized) X(A, Hermite) \
   X(A, HermiteNormalized) X(A, HermiteFunction) X(A, Legendre) X(A, LegendreNormalized) \
@@ -133,7 +136,7 @@ namespace recur::impl {
 #define RECUR_IMPL_ETI_MARK_FAMILY(A, F) \
   template <>                            \
   struct is_eti_family<F> : std::true_type {};
-RECUR_IMPL_ETI_FAMILIES(RECUR_IMPL_ETI_MARK_FAMILY, )
+RECUR_IMPL_ETI_BUILT_FAMILIES(RECUR_IMPL_ETI_MARK_FAMILY, )
 #undef RECUR_IMPL_ETI_MARK_FAMILY
 #define RECUR_IMPL_ETI_MARK_SPACE(S) \
   template <>                        \
