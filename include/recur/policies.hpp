@@ -32,9 +32,9 @@ struct Staged {
 /// is cut into chunks; the chunks' transfer matrices (the linear map from the
 /// state (p_n, p_{n-1}) at a chunk's start to the state at its end) are
 /// composed by a blocked scan along each row, and every chunk then runs its part of
-/// the recurrence from its own start (on GPUs, PowerSums with V whose rows
-/// are not contiguous in one pass: tiles of chunks that look back along
-/// their rows for their starting states). For three-term families and PowerSums;
+/// the recurrence from its own start (on GPUs, for V whose rows are not
+/// contiguous, in one pass: tiles of chunks that look back along their rows
+/// for their starting states; not for double-double). For three-term families and PowerSums;
 /// no derivatives. Chunk starts come from products of transfer matrices, so
 /// results differ from the sequential recurrence by rounding (tested at the
 /// same tolerance as ThreadPerX against 60-digit references).

@@ -1329,22 +1329,6 @@ struct ProductBasisFunctor {
   }
 #endif
 
-  // x, with the compiler kept from tracing it back to what it was made of
-  // (on GPUs: so that the walk's store address stays one multiply-add of
-  // the byte gap, not a recomputation from Psi's index and stride).
-  template <class U>
-  KOKKOS_FORCEINLINE_FUNCTION static void opaque(U& x) {
-#ifdef __CUDA_ARCH__
-    if constexpr (sizeof(U) == 4) {
-      asm volatile("" : "+r"(x));
-    } else {
-      asm volatile("" : "+l"(x));
-    }
-#else
-    (void)x;
-#endif
-  }
-
   // out + function * gap: one 32 x 32 -> 64-bit multiply-add.
   template <class Gap>
   KOKKOS_FORCEINLINE_FUNCTION static char* address(std::uintptr_t out, std::uint32_t function, Gap gap) {
@@ -1390,7 +1374,8 @@ struct ProductBasisFunctor {
         reinterpret_cast<std::uintptr_t>(Psi.data()) % (2 * sizeof(T)) == 0;
     const auto run = [&](auto gap, auto lanes, auto pack, auto closed) {
       constexpr int n = decltype(lanes)::value;
-      opaque(gap);
+      opaque(gap);  // (the walk's store address: one multiply-add of the gap, not a
+                    // recomputation from Psi's index and stride)
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count / n), [&](int h) {
         const int b = h * n;
         // Function j's value at out + (j + 1) * gap: one multiply-add.

@@ -577,13 +577,11 @@ class Workspace {
 };
 
 // ScanAlongN in one pass, for column slices on GPUs (V's rows not
-// contiguous; working numbers float and double); used there for power sums
-// only until the wrong values of the forms that load coefficients on an
-// H100 are found (scan_along_n() below; CPUs' teams give right ones). The
-// passes above read a three-term family's coefficient table twice, 24 bytes a term (0.4 GB at
+// contiguous; working numbers float and double). The passes above read a
+// three-term family's coefficient table twice, 24 bytes a term (0.4 GB at
 // N = 2^24 in double, beside a float V of 1 GiB), a pass apart, and write
-// and read the chunks' matrices and states between them. Here a team takes a tile, R
-// rows x C chunks of L terms (a chunk of one row a thread, rows fastest, so
+// and read the chunks' matrices and states between them. Here a team takes
+// a tile, R rows x C chunks of L terms (a chunk of one row a thread, rows fastest, so
 // that the R threads of a chunk read the same coefficients), and
 //  1. every thread computes its chunk's transfer matrix;
 //  2. the tile's matrices are composed along each row as a tree (the
@@ -811,7 +809,15 @@ struct ChainedChunks {
       const double xs[1] = {xi};
       Transfer<W> m[1]   = {{{constant<W>(1), constant<W>(0), 0}, {constant<W>(0), constant<W>(1), 0}}};
       in_rounds(team, segment, begin, c, at.copies, [&](const auto& stepper, int offset) {
-        const int lo = begin + offset, hi = lo + stage < last_step ? lo + stage : last_step;
+        int lo = begin + offset, hi = lo + stage < last_step ? lo + stage : last_step;
+        // A round's bounds hidden from the compiler (opaque, scan_form.hpp):
+        // knowing hi - lo <= stage, nvcc 13.0 (sm_90) made for_steps' tail
+        // loop run past hi, with the copy's zero coefficients, wherever a
+        // chunk's length is not a multiple of check_period (H100,
+        // 2026-12-06: a `#pragma unroll 1` on that loop, or this, gave the
+        // right values; docs/performance.md).
+        opaque(lo);
+        opaque(hi);
         if (row && lo < hi) carry_transfers<0>(stepper, xs, lo, hi, m);
       });
       mats[t] = m[0];
@@ -911,7 +917,9 @@ struct ChainedChunks {
       if (row && begin < end) advance_through<false>(scan, xi, begin, end - 1, s, put);
     } else {
       in_rounds(team, segment, begin, c, at.copies, [&](const auto& stepper, int offset) {
-        const int lo = begin + offset, hi = lo + stage < end - 1 ? lo + stage : end - 1;
+        int lo = begin + offset, hi = lo + stage < end - 1 ? lo + stage : end - 1;
+        opaque(lo);  // (as in step 1)
+        opaque(hi);
         if (row && lo < hi) advance_through<false>(stepper, xi, lo, hi, s, put);
       });
     }
@@ -976,8 +984,7 @@ void chained_scan_along_n(const ExecSpace& space, const std::string& label, cons
   // Teams of 1024 threads' worth a multiprocessor (2048 threads each on
   // NVIDIA GPUs: four teams of 256, of which registers (72-96 a thread for
   // sm_90) leave two or three resident; four were faster than two on an
-  // H100, timed on the three-term form later found wrong there), at most a
-  // tile each; on CPUs as many threads.
+  // H100), at most a tile each; on CPUs as many threads.
   const std::int64_t slots =
       host ? std::max<std::int64_t>(1, space.concurrency() / threads)
            : std::max<std::int64_t>(1, space.concurrency() / 2048) * std::max(1, 1024 / threads);
@@ -1014,12 +1021,8 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
   const bool staged    = !host && V.stride_1() == 1;
   const int L          = chunk > 0 ? std::min(chunk, N)
                                    : std::min(N, host ? 1024 : (staged || loads ? 512 : 2048));
-  // Column slices on GPUs in one pass (not double-double), for scan forms
-  // that load no coefficients (power sums). Those that do keep the passes:
-  // in one pass they gave wrong values on an H100 (docs/performance.md,
-  // "H100, 2026-12-06: ScanAlongN in one pass"), while the same tiles are
-  // right on CPUs' teams (ScanAlongN.OnePassAgreesWithTheSequentialRecurrence).
-  if constexpr (!host && !std::is_same_v<W, DoubleDouble> && !loads) {
+  // Column slices on GPUs in one pass (not double-double).
+  if constexpr (!host && !std::is_same_v<W, DoubleDouble>) {
     if (!staged) {
       chained_scan_along_n(space, label, x, V, scan, L);
       return;

@@ -84,6 +84,24 @@ struct BlockTag : std::integral_constant<bool, Plain> {
 // ptxas, docs/performance.md).
 // NonzeroF: the blocks' tags say nonzero_f (BlockTag); not the steps of rows
 // checked every step.
+// x, with the GPU compiler kept from tracing it back to what it was made
+// of (an empty asm that "changes" it; nothing on CPUs): where what nvcc would
+// infer from x's origin misleads it (ScanAlongN's one pass,
+// scan_along_n.hpp) or costs instructions (a product basis' store
+// addresses, product_basis.hpp).
+template <class U>
+KOKKOS_FORCEINLINE_FUNCTION void opaque(U& x) {
+#ifdef __CUDA_ARCH__
+  if constexpr (sizeof(U) == 4) {
+    asm volatile("" : "+r"(x));
+  } else {
+    asm volatile("" : "+l"(x));
+  }
+#else
+  (void)x;
+#endif
+}
+
 template <bool Unroll, int U, class Scan, class Step, class Plain>
 KOKKOS_FORCEINLINE_FUNCTION void block_of_steps(const Scan& scan, int n, const Step& step,
                                                 Plain plain) {
