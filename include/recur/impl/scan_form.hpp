@@ -67,23 +67,6 @@ struct BlockTag : std::integral_constant<bool, Plain> {
   static constexpr bool nonzero_f = NonzeroF;
 };
 
-// Runs `step(n, k, block)` for n = begin, ..., end - 1 in order, k =
-// scan.load(n), block a BlockTag, and `check()` after every Scan::check_period
-// steps and after the last step (or after every step when `every_step`).
-// The loads go out `Scan::lookahead` at a time, ahead of the steps that use
-// them: a step's coefficient load otherwise waits behind the previous step's
-// store to V (the compiler cannot tell that they never alias), and the
-// recurrence then waits out a load every step. On the H200 that was the
-// most common stall of the three-term ScanAlongN passes; loading ahead took
-// their output pass from 609 to 532 us (docs/performance.md). The arithmetic
-// is unchanged, so the values are too.
-// U: loads ahead, Scan::lookahead unless given (ScanAlongN's passes load
-// deep_lookahead ahead).
-// Unroll: unrolled by force on GPUs (the lockstep kernel: left to itself, nvcc
-// kept its loaded-ahead coefficients in local memory, a 192-byte stack frame;
-// ptxas, docs/performance.md).
-// NonzeroF: the blocks' tags say nonzero_f (BlockTag); not the steps of rows
-// checked every step.
 // x, with the GPU compiler kept from tracing it back to what it was made
 // of (an empty asm that "changes" it; nothing on CPUs): where what nvcc would
 // infer from x's origin misleads it (ScanAlongN's one pass,
@@ -102,6 +85,23 @@ KOKKOS_FORCEINLINE_FUNCTION void opaque(U& x) {
 #endif
 }
 
+// Runs `step(n, k, block)` for n = begin, ..., end - 1 in order, k =
+// scan.load(n), block a BlockTag, and `check()` after every Scan::check_period
+// steps and after the last step (or after every step when `every_step`).
+// The loads go out `Scan::lookahead` at a time, ahead of the steps that use
+// them: a step's coefficient load otherwise waits behind the previous step's
+// store to V (the compiler cannot tell that they never alias), and the
+// recurrence then waits out a load every step. On the H200 that was the
+// most common stall of the three-term ScanAlongN passes; loading ahead took
+// their output pass from 609 to 532 us (docs/performance.md). The arithmetic
+// is unchanged, so the values are too.
+// U: loads ahead, Scan::lookahead unless given (ScanAlongN's passes load
+// deep_lookahead ahead).
+// Unroll: unrolled by force on GPUs (the lockstep kernel: left to itself, nvcc
+// kept its loaded-ahead coefficients in local memory, a 192-byte stack frame;
+// ptxas, docs/performance.md).
+// NonzeroF: the blocks' tags say nonzero_f (BlockTag); not the steps of rows
+// checked every step.
 template <bool Unroll, int U, class Scan, class Step, class Plain>
 KOKKOS_FORCEINLINE_FUNCTION void block_of_steps(const Scan& scan, int n, const Step& step,
                                                 Plain plain) {
