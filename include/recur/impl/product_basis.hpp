@@ -609,7 +609,7 @@ struct ProductTables {
       using E            = typename Set::E;  // float or double: S
       using V            = cpu_lanes::Vec<E>;
       constexpr int L    = Set::L, n = G * L;
-      const auto rules   = cpu_lanes::step_rules(kernel, terms, false);  // (in a parallel region)
+      const auto rules   = cpu_lanes::zero_rules(kernel, terms, false);  // (in a parallel region)
       const E first      = E(to_double(kernel.initial));
       const V limit      = cpu_lanes::splat(E(Range<W>::periodic_limit));
       const V unchecked  = cpu_lanes::splat(E(Range<W>::unchecked_x));
