@@ -276,7 +276,7 @@ build() {
 # Unoptimized (-O0), and without UndefinedBehaviorSanitizer's alignment,
 # null, vptr and pointer-overflow checks (AddressSanitizer reports a null
 # dereference itself; the others instrument every access): the build is the
-# stage's cost. On 2 cores the stage took 930 s so, about 2250 s at -O1
+# stage's cost. On 2 cores the stage took 930 s this way, about 2250 s at -O1
 # with every check (4000 CPU seconds of compiling against 1550; the tests
 # ran 120 s against 240, the large Gauss rules of unit_tests/test_gauss.cpp
 # at 2000 points instead of 10000 in sanitized builds).
