@@ -278,13 +278,8 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
                   "recur::ThreadPerX or recur::Staged for this family");
     impl::check_extents("recur::evaluate", x, V);
 
-    if constexpr (impl::has_eti_instance<ExecSpace, Family, XView, VView, Policy, Precision>) {
-      using L = typename VView::array_layout;
-      impl::evaluate_values(space, family, impl::eti_x_t<ExecSpace, T>(x),
-                            impl::eti_v_t<ExecSpace, T, L>(V), policy, precision);
-    } else {
-      impl::evaluate_values(space, family, x, V, policy, precision);
-    }
+    impl::evaluate_values(space, family, impl::kernel_input<ExecSpace>(x),
+                          impl::kernel_output<ExecSpace>(V), policy, precision);
   }
 }
 
@@ -349,15 +344,9 @@ void evaluate(const ExecSpace& space, const Family& family, const XView& x,
                                   " policy does not fill derivatives yet; use "
                                   "recur::ThreadPerX or recur::Auto with dV");
     }
-    if constexpr (impl::has_derivative_instance<ExecSpace, Family, XView, VView, DView,
-                                                Precision>) {
-      using L = typename VView::array_layout;
-      impl::evaluate_derivatives(space, family, impl::eti_x_t<ExecSpace, T>(x),
-                                 impl::eti_v_t<ExecSpace, T, L>(V),
-                                 impl::eti_v_t<ExecSpace, T, L>(dV), precision);
-    } else {
-      impl::evaluate_derivatives(space, family, x, V, dV, precision);
-    }
+    impl::evaluate_derivatives(space, family, impl::kernel_input<ExecSpace>(x),
+                               impl::kernel_output<ExecSpace>(V), impl::kernel_output<ExecSpace>(dV),
+                               precision);
   }
 }
 

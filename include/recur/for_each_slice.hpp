@@ -45,7 +45,8 @@ void for_each_slice(const ExecSpace& space, const XView& x, const VView& V,
   impl::dispatch<false, false, T>(space, V, policy, [&](auto chosen) {
     const std::string label =
         std::string("recur::for_each_slice[") + decltype(chosen)::name() + "]";
-    impl::for_each_row(chosen, space, label, x, V, f);
+    impl::for_each_row(chosen, space, label, impl::kernel_input<ExecSpace>(x),
+                       impl::kernel_output<ExecSpace>(V), f);
   });
 }
 

