@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace api_shapes_test {
@@ -296,6 +298,33 @@ struct OwnFamily {
 static_assert(!recur::impl::has_eti_instance<Space, OwnFamily, Kokkos::View<double*, Space>, Left,
                                              recur::Auto>);
 #endif
+
+// The Views the kernels are compiled for (impl/eti.hpp): a managed View, its
+// subviews, and const or unmanaged Views of the same kind reach them as one
+// type, the precompiled instances' own; other Views as they are.
+template <class View>
+using kernel_input_of = decltype(recur::impl::kernel_input<Space>(std::declval<View>()));
+template <class View>
+using kernel_output_of = decltype(recur::impl::kernel_output<Space>(std::declval<View>()));
+using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+using OnDevice  = Kokkos::Device<Space, Space::memory_space>;
+using CanonicalLeft = recur::impl::eti_v_t<Space, double, Kokkos::LayoutLeft>;
+static_assert(std::is_same_v<kernel_input_of<Kokkos::View<double*, Space>>, recur::impl::eti_x_t<Space, double>>);
+static_assert(std::is_same_v<kernel_input_of<Kokkos::View<const double*, Kokkos::LayoutLeft, OnDevice, Unmanaged>>,
+                             recur::impl::eti_x_t<Space, double>>);
+static_assert(std::is_same_v<kernel_output_of<Kokkos::View<double**, Kokkos::LayoutLeft, Space>>, CanonicalLeft>);
+static_assert(std::is_same_v<kernel_output_of<decltype(Kokkos::subview(
+                                 std::declval<Kokkos::View<double**, Kokkos::LayoutLeft, Space>>(),
+                                 std::make_pair(1, 5), Kokkos::ALL))>,
+                             CanonicalLeft>);
+static_assert(std::is_same_v<kernel_output_of<Kokkos::View<double**, Kokkos::LayoutLeft, OnDevice, Unmanaged>>,
+                             CanonicalLeft>);
+static_assert(std::is_same_v<kernel_input_of<Kokkos::View<float**, Kokkos::LayoutRight, Space>>,
+                             Kokkos::View<const float**, Kokkos::LayoutRight, OnDevice, Unmanaged>>);
+using Strided = Kokkos::View<double**, Kokkos::LayoutStride, Space>;
+using Random  = Kokkos::View<const double*, Space, Kokkos::MemoryTraits<Kokkos::RandomAccess>>;
+static_assert(std::is_same_v<kernel_output_of<Strided>, Strided>);
+static_assert(std::is_same_v<kernel_input_of<Random>, Random>);
 
 // Precompiled or compiled in place, the same bits: V (LayoutLeft or
 // LayoutRight, the precompiled path when the library has it) against the
