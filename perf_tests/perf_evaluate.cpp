@@ -325,15 +325,8 @@ int main(int argc, char* argv[]) {
   recur_perf::Ranks ranks(argc, argv);
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
-#ifdef KOKKOS_ENABLE_CUDA
-  recur_perf::add_space<Kokkos::Cuda>();
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-  recur_perf::add_space<Kokkos::OpenMP>();
-#endif
-#ifdef KOKKOS_ENABLE_SERIAL
-  recur_perf::add_space<Kokkos::Serial>();
-#endif
+  recur_perf::add_space<Kokkos::DefaultExecutionSpace>();
+  if constexpr (recur_perf::measures_host) recur_perf::add_space<recur_perf::HostSpace>();
   std::ostringstream configuration;
   Kokkos::print_configuration(configuration);
   benchmark::AddCustomContext("recur_version", recur::version());

@@ -57,14 +57,9 @@ void add_other_families() {
   add_families_of<Space, double, Kokkos::LayoutRight>("LayoutRight");
 }
 
+template void add_other_families<Kokkos::DefaultExecutionSpace>();
 #ifdef KOKKOS_ENABLE_CUDA
-template void add_other_families<Kokkos::Cuda>();
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-template void add_other_families<Kokkos::OpenMP>();
-#endif
-#ifdef KOKKOS_ENABLE_SERIAL
-template void add_other_families<Kokkos::Serial>();
+template void add_other_families<HostSpace>();
 #endif
 
 }  // namespace recur_perf

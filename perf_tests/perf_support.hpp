@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace recur_perf {
@@ -40,6 +41,13 @@ template <class Space, class View>
 double fill_seconds(const Space& space, const View& V) {
   return recur::store_ceiling(space, V).seconds;
 }
+
+// The spaces the suite measures: the default execution space and, where
+// that is a GPU, the default host space (an OpenMP + Serial Kokkos measures
+// OpenMP; a Serial-only one, Serial).
+using HostSpace = Kokkos::DefaultHostExecutionSpace;
+constexpr bool measures_host =
+    !std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>;
 
 // What users do with V (perf_uses.cpp): series fused and through Kokkos
 // Kernels, Gauss rules, projection and fitting on `Space`.

@@ -250,14 +250,9 @@ void add_uses() {
     b->ArgName("n")->Arg(100)->Arg(1000)->Arg(on_device<Space>() ? 10000 : 2000);
 }
 
+template void add_uses<Kokkos::DefaultExecutionSpace>();
 #ifdef KOKKOS_ENABLE_CUDA
-template void add_uses<Kokkos::Cuda>();
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-template void add_uses<Kokkos::OpenMP>();
-#endif
-#ifdef KOKKOS_ENABLE_SERIAL
-template void add_uses<Kokkos::Serial>();
+template void add_uses<HostSpace>();
 #endif
 
 }  // namespace recur_perf

@@ -1,6 +1,7 @@
 // Every family against reference values computed with mpmath at 60 digits
 // (unit_tests/reference/*.tsv, made by generate.py there), in both
-// precisions, on every execution space, for N up to 2000.
+// precisions, on the tested execution spaces (test_support.hpp), for N up
+// to 2000.
 //
 // Metrics, per stored degree n of a row of N terms (N the smallest of 16, 64,
 // 256, 2000 above n), both asserted <= tol(N) = 1e-13 sqrt(N) in double and

@@ -1,8 +1,8 @@
 #ifndef RECUR_TEST_SUPPORT_HPP
 #define RECUR_TEST_SUPPORT_HPP
 
-// Shared by the unit tests: the typed-test configurations (every enabled
-// execution space x {float, double} x {LayoutLeft, LayoutRight}), View
+// Shared by the unit tests: the typed-test configurations (the tested
+// execution spaces x {float, double} x {LayoutLeft, LayoutRight}), View
 // helpers, long double references and the accuracy metric.
 
 #include <recur/recur.hpp>
@@ -34,6 +34,12 @@ struct Config {
 template <class... Spaces>
 struct SpaceList {};
 
+// The spaces the typed tests run on: the default execution space and, where
+// that is a device, the default host space too (an OpenMP + Serial Kokkos
+// tests OpenMP: a Serial-only Kokkos, as the sanitizer build of
+// `cmake/run.sh asan` has, tests Serial); with RECUR_TEST_ALL_SPACES
+// (CMake option of that name) every space the Kokkos install enables.
+#ifdef RECUR_TEST_ALL_SPACES
 using EnabledSpaces = SpaceList<
 #ifdef KOKKOS_ENABLE_CUDA
     Kokkos::Cuda,
@@ -45,6 +51,12 @@ using EnabledSpaces = SpaceList<
     Kokkos::Serial,
 #endif
     void>;
+#else
+using EnabledSpaces = std::conditional_t<
+    std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>,
+    SpaceList<Kokkos::DefaultExecutionSpace, void>,
+    SpaceList<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace, void>>;
+#endif
 
 template <class List, class... Done>
 struct ConfigsOf;
