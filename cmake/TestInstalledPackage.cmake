@@ -67,7 +67,7 @@ endif()
 # The demo calls recur::evaluate for built-in families: with the precompiled
 # instances, it links to the installed library's. The library holds those of
 # PowerSums alone (RECUR_ETI_FAMILIES; all 19 families take two cores about
-# five minutes), so the demo links to PowerSums' and compiles
+# three minutes), so the demo links to PowerSums' and compiles
 # HermiteENormalized's in place.
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/examples --target recur_demo --parallel ${cores})
 run(${WORK_DIR}/examples/recur_demo 12)

@@ -67,10 +67,27 @@ inline constexpr bool is_precision_v =
     std::is_same_v<Precision, Accurate> || std::is_same_v<Precision, Fast>;
 
 // "recur::evaluate[Legendre,Staged]", and ",Fast" before the bracket with Fast.
+inline std::string kernel_label(const char* operation, const char* family, const char* policy,
+                                bool fast) {
+  return std::string("recur::") + operation + "[" + family + "," + policy +
+         (fast ? ",Fast]" : "]");
+}
 template <class Family, class Precision = Accurate>
 std::string kernel_label(const char* operation, const char* policy) {
-  return std::string("recur::") + operation + "[" + Family::name() + "," + policy +
-         (std::is_same_v<Precision, Fast> ? ",Fast]" : "]");
+  return kernel_label(operation, Family::name(), policy, std::is_same_v<Precision, Fast>);
+}
+
+// What evaluate's kernel bodies know of the family beyond its kernel: its
+// name (for the kernels' labels), the precision's, and whether it is a
+// three-term family (Auto's rule).
+struct FamilyNotes {
+  const char* name;
+  bool fast;
+  bool three_term;
+};
+template <class Family, class Precision>
+FamilyNotes notes_of() {
+  return {Family::name(), std::is_same_v<Precision, Fast>, is_three_term_family<Family>::value};
 }
 
 template <class ExecSpace>
@@ -142,9 +159,9 @@ void for_each_row(Staged, const ExecSpace& space, const std::string& label,
 
 // Calls `run` with the policy object Auto chose (ThreadPerX or Staged; also
 // ScanAlongN when `scannable`), or with the one given, resolved.
-template <bool scannable, bool three_term, class T, class ExecSpace, class VView, class Policy,
-          class Run>
-void dispatch(const ExecSpace& space, const VView& V, Policy policy, const Run& run) {
+template <bool scannable, class T, class ExecSpace, class VView, class Policy, class Run>
+void dispatch(const ExecSpace& space, const VView& V, Policy policy, bool three_term,
+              const Run& run) {
   if constexpr (std::is_same_v<Policy, Auto>) {
     switch (choose_policy<T>(space, V, scannable, three_term)) {
       case PolicyKind::Staged: run(resolve_policy(Staged{}, space, V)); break;
@@ -158,22 +175,17 @@ void dispatch(const ExecSpace& space, const VView& V, Policy policy, const Run& 
   }
 }
 
-// recur::evaluate once its arguments are checked (the precompiled
-// instances of impl/eti.hpp are of this).
-template <class ExecSpace, class Family, class XView, class VView, class Policy,
-          class Precision>
-void evaluate_values(const ExecSpace& space, const Family& family, const XView& x,
-                     const VView& V, Policy policy, Precision) {
+// evaluate's body for a kernel: what every family of one kernel type shares
+// (the seventeen built-in families of tabulated three-term coefficients
+// have one; the library holds these bodies once a kernel type, impl/eti.hpp).
+template <class ExecSpace, class Kernel, class XView, class VView, class Policy>
+void evaluate_kernel(const ExecSpace& space, const Kernel& kernel, const FamilyNotes& notes,
+                     const XView& x, const VView& V, Policy policy) {
   using T                  = typename VView::non_const_value_type;
-  using Kernel             = kernel_t<T, ExecSpace, Family, Precision>;
   constexpr bool scannable = has_scan_form<Kernel>::value;
-  ScopedRegion region("recur::evaluate");
-  if (V.extent(0) == 0) return;
-  const Kernel kernel = make_kernel<T, Precision>(space, family, int(V.extent(1)));
-  dispatch<scannable, is_three_term_family<Family>::value, T>(
-      space, V, policy, [&](auto chosen) {
+  dispatch<scannable, T>(space, V, policy, notes.three_term, [&](auto chosen) {
     using Chosen            = decltype(chosen);
-    const std::string label = kernel_label<Family, Precision>("evaluate", Chosen::name());
+    const std::string label = kernel_label("evaluate", notes.name, Chosen::name(), notes.fast);
     const FamilyRow<T, Kernel> row{kernel};
     // (Each use of the scan form sits under its own `if constexpr
     // (scannable)`: nvcc instantiates discarded branches of conjunctions.)
@@ -207,6 +219,34 @@ void evaluate_values(const ExecSpace& space, const Family& family, const XView& 
   });
 }
 
+// recur::evaluate once its arguments are checked (the precompiled
+// instances of impl/eti.hpp are of this).
+template <class ExecSpace, class Family, class XView, class VView, class Policy,
+          class Precision>
+void evaluate_values(const ExecSpace& space, const Family& family, const XView& x,
+                     const VView& V, Policy policy, Precision) {
+  using T = typename VView::non_const_value_type;
+  ScopedRegion region("recur::evaluate");
+  if (V.extent(0) == 0) return;
+  const auto kernel = make_kernel<T, Precision>(space, family, int(V.extent(1)));
+  evaluate_kernel(space, kernel, notes_of<Family, Precision>(), x, V, policy);
+}
+
+// evaluate's body with derivatives for a kernel (as evaluate_kernel).
+template <class ExecSpace, class Kernel, class XView, class VView, class DView>
+void evaluate_kernel_derivatives(const ExecSpace& space, const Kernel& kernel,
+                                 const FamilyNotes& notes, const XView& x, const VView& V,
+                                 const DView& dV) {
+  using T                 = typename VView::non_const_value_type;
+  const std::string label = kernel_label("evaluate_with_derivative", notes.name,
+                                         ThreadPerX::name(), notes.fast);
+  if constexpr (is_host_space_v<ExecSpace> && is_plain_three_term<Kernel>::value) {
+    lockstep_derivatives(space, label, x, V, dV, kernel);  // B x a work item
+  } else {
+    thread_per_x(space, label, x, V, dV, FamilyRow<T, Kernel>{kernel});
+  }
+}
+
 // recur::evaluate with derivatives once its arguments are checked.
 template <class ExecSpace, class Family, class XView, class VView, class DView,
           class Precision>
@@ -214,16 +254,9 @@ void evaluate_derivatives(const ExecSpace& space, const Family& family, const XV
                           const VView& V, const DView& dV, Precision) {
   using T = typename VView::non_const_value_type;
   ScopedRegion region("recur::evaluate");
-  const std::string label = kernel_label<Family, Precision>(
-      "evaluate_with_derivative", ThreadPerX::name());
   if (V.extent(0) == 0) return;
   const auto kernel = make_kernel<T, Precision>(space, family, int(V.extent(1)));
-  using Kernel      = std::decay_t<decltype(kernel)>;
-  if constexpr (is_host_space_v<ExecSpace> && is_plain_three_term<Kernel>::value) {
-    lockstep_derivatives(space, label, x, V, dV, kernel);  // B x a work item
-  } else {
-    thread_per_x(space, label, x, V, dV, FamilyRow<T, Kernel>{kernel});
-  }
+  evaluate_kernel_derivatives(space, kernel, notes_of<Family, Precision>(), x, V, dV);
 }
 
 }  // namespace impl
@@ -239,6 +272,11 @@ namespace recur::impl {
 RECUR_IMPL_ETI_SPACES(RECUR_IMPL_ETI_DECLARE_SPACE)
 #undef RECUR_IMPL_ETI_DECLARE_SPACE
 #undef RECUR_IMPL_ETI_DECLARE_FAMILY
+#define RECUR_IMPL_ETI_DECLARE_KERNEL(S, F) RECUR_IMPL_ETI_KERNELS_##F(extern template, S)
+#define RECUR_IMPL_ETI_DECLARE_KERNELS(S) RECUR_IMPL_ETI_BUILT_KERNELS(RECUR_IMPL_ETI_DECLARE_KERNEL, S)
+RECUR_IMPL_ETI_SPACES(RECUR_IMPL_ETI_DECLARE_KERNELS)
+#undef RECUR_IMPL_ETI_DECLARE_KERNELS
+#undef RECUR_IMPL_ETI_DECLARE_KERNEL
 }  // namespace recur::impl
 #endif
 

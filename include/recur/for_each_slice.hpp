@@ -42,7 +42,7 @@ void for_each_slice(const ExecSpace& space, const XView& x, const VView& V,
 
   impl::ScopedRegion region("recur::for_each_slice");
   if (V.extent(0) == 0) return;
-  impl::dispatch<false, false, T>(space, V, policy, [&](auto chosen) {
+  impl::dispatch<false, T>(space, V, policy, false, [&](auto chosen) {
     const std::string label =
         std::string("recur::for_each_slice[") + decltype(chosen)::name() + "]";
     impl::for_each_row(chosen, space, label, impl::kernel_input<ExecSpace>(x),

@@ -6,15 +6,18 @@
 // with derivatives, under Auto) compiled for the built-in families (all of
 // them unless CMake's RECUR_ETI_FAMILIES names fewer) x float,
 // double x LayoutLeft, LayoutRight x every execution space the Kokkos enables
-// (Serial, OpenMP, Threads, Cuda), with x of V's value type; and the product
-// V^T g of recur::project (Kokkos Kernels' gemv and gemm), float and double. A call that
-// matches runs through Views of one canonical type (unmanaged, in the
-// space's memory), whose instantiation the headers declare `extern`: the
-// calling code compiles against a declaration, not the kernels. Every other
-// call (a family of your own, LayoutStride, another policy, x of another
-// type) instantiates the same templates in place, as without ETI. Results
-// are the same bits either way. RECUR_ENABLE_ETI in recur/config.hpp says
-// whether the library was built with them (CMake option RECUR_ENABLE_ETI).
+// (Serial, OpenMP, Threads, Cuda), with x of V's value type; beneath them the
+// kernels' bodies once a kernel type (the families of tabulated three-term
+// coefficients share one), under every policy and both precisions
+// (RECUR_IMPL_ETI_KERNELS_* below); and the product V^T g of recur::project
+// (Kokkos Kernels' gemv and gemm), float and double. A call that matches
+// runs through Views of one canonical type (unmanaged, in the space's
+// memory), whose instantiation the headers declare `extern`: the calling
+// code compiles against a declaration, not the kernels. Every other call (a
+// family of your own, LayoutStride, x of another type) instantiates the same
+// templates in place, as without ETI. Results are the same bits either way.
+// RECUR_ENABLE_ETI in recur/config.hpp says whether the library was built
+// with them (CMake option RECUR_ENABLE_ETI).
 
 #include <recur/config.hpp>
 #include <recur/families.hpp>
@@ -81,21 +84,21 @@ template <class ExecSpace, class View>
 using kernel_output_t = Kokkos::View<typename View::data_type, typename View::array_layout,
                                      device_of<ExecSpace>, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
-template <class ExecSpace, class View>
-auto kernel_input(const View& v) {
+template <class Canonical, class ExecSpace, class View>
+auto canonical_or_same(const View& v) {
   if constexpr (is_plain_view_in<View, ExecSpace>) {
-    return kernel_input_t<ExecSpace, View>(v);
+    return Canonical(v);
   } else {
     return v;
   }
 }
 template <class ExecSpace, class View>
+auto kernel_input(const View& v) {
+  return canonical_or_same<kernel_input_t<ExecSpace, View>, ExecSpace>(v);
+}
+template <class ExecSpace, class View>
 auto kernel_output(const View& v) {
-  if constexpr (is_plain_view_in<View, ExecSpace>) {
-    return kernel_output_t<ExecSpace, View>(v);
-  } else {
-    return v;
-  }
+  return canonical_or_same<kernel_output_t<ExecSpace, View>, ExecSpace>(v);
 }
 
 // Whether evaluate(space, family, x, V[, dV], policy, precision) has a
@@ -213,6 +216,49 @@ RECUR_IMPL_ETI_SPACES(RECUR_IMPL_ETI_MARK_SPACE)
 #define RECUR_IMPL_ETI_PRODUCTS(PREFIX, S)       \
   RECUR_IMPL_ETI_PRODUCTS_OF(PREFIX, S, float) \
   RECUR_IMPL_ETI_PRODUCTS_OF(PREFIX, S, double)
+
+// The kernel bodies of evaluate (evaluate_kernel under every policy, and
+// evaluate_kernel_derivatives) for family F's kernel type, one space, value
+// type T, layout and precision P. Every family of one kernel type shares
+// them: the families of tabulated three-term coefficients (every built-in
+// family but PowerSums and HermiteFunction, Monomials included) have one,
+// named here by Legendre; PowerSums and HermiteFunction have their own.
+// config.hpp's RECUR_IMPL_ETI_BUILT_KERNELS lists those of the families
+// built, and the library holds them in one source a kernel, value type and
+// precision (src/eti/evaluate_kernel.cpp.in); each family's own instances
+// then hold only its kernel's making and a call.
+#define RECUR_IMPL_ETI_KERNEL_POLICY(PREFIX, S, F, T, L, P, POLICY)                            \
+  PREFIX void evaluate_kernel<S, kernel_t<T, S, F, P>, eti_x_t<S, T>, eti_v_t<S, T, L>, POLICY>( \
+      const S&, const kernel_t<T, S, F, P>&, const FamilyNotes&, const eti_x_t<S, T>&,          \
+      const eti_v_t<S, T, L>&, POLICY);
+#define RECUR_IMPL_ETI_KERNEL_LAYOUT(PREFIX, S, F, T, L, P)                                      \
+  RECUR_IMPL_ETI_KERNEL_POLICY(PREFIX, S, F, T, L, P, Auto)                                      \
+  RECUR_IMPL_ETI_KERNEL_POLICY(PREFIX, S, F, T, L, P, ThreadPerX)                                \
+  RECUR_IMPL_ETI_KERNEL_POLICY(PREFIX, S, F, T, L, P, Staged)                                    \
+  RECUR_IMPL_ETI_KERNEL_POLICY(PREFIX, S, F, T, L, P, ScanAlongN)                                \
+  PREFIX void evaluate_kernel_derivatives<S, kernel_t<T, S, F, P>, eti_x_t<S, T>, eti_v_t<S, T, L>, \
+                                          eti_v_t<S, T, L>>(                                     \
+      const S&, const kernel_t<T, S, F, P>&, const FamilyNotes&, const eti_x_t<S, T>&,           \
+      const eti_v_t<S, T, L>&, const eti_v_t<S, T, L>&);
+#define RECUR_IMPL_ETI_KERNEL(PREFIX, S, F, T, P)                      \
+  RECUR_IMPL_ETI_KERNEL_LAYOUT(PREFIX, S, F, T, Kokkos::LayoutLeft, P) \
+  RECUR_IMPL_ETI_KERNEL_LAYOUT(PREFIX, S, F, T, Kokkos::LayoutRight, P)
+// Each kernel's value types and precisions: PowerSums' double results run
+// in double under either precision (one kernel type: one instance).
+#define RECUR_IMPL_ETI_KERNELS_Legendre(PREFIX, S)               \
+  RECUR_IMPL_ETI_KERNEL(PREFIX, S, Legendre, float, Accurate)    \
+  RECUR_IMPL_ETI_KERNEL(PREFIX, S, Legendre, float, Fast)        \
+  RECUR_IMPL_ETI_KERNEL(PREFIX, S, Legendre, double, Accurate)   \
+  RECUR_IMPL_ETI_KERNEL(PREFIX, S, Legendre, double, Fast)
+#define RECUR_IMPL_ETI_KERNELS_HermiteFunction(PREFIX, S)             \
+  RECUR_IMPL_ETI_KERNEL(PREFIX, S, HermiteFunction, float, Accurate)  \
+  RECUR_IMPL_ETI_KERNEL(PREFIX, S, HermiteFunction, float, Fast)      \
+  RECUR_IMPL_ETI_KERNEL(PREFIX, S, HermiteFunction, double, Accurate) \
+  RECUR_IMPL_ETI_KERNEL(PREFIX, S, HermiteFunction, double, Fast)
+#define RECUR_IMPL_ETI_KERNELS_PowerSums(PREFIX, S)             \
+  RECUR_IMPL_ETI_KERNEL(PREFIX, S, PowerSums, float, Accurate)  \
+  RECUR_IMPL_ETI_KERNEL(PREFIX, S, PowerSums, float, Fast)      \
+  RECUR_IMPL_ETI_KERNEL(PREFIX, S, PowerSums, double, Accurate)
 
 #define RECUR_IMPL_ETI_EVALUATE(PREFIX, S, F)                           \
   RECUR_IMPL_ETI_EVALUATE_ONE(PREFIX, S, F, float, Kokkos::LayoutLeft)  \
