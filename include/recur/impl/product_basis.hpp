@@ -1472,11 +1472,14 @@ struct ProductBasisFunctor {
         run(std::integral_constant<int, 0>{}, shared);
       }
     };
-    if (sizeof(T) == 4 && tables.level == 0) {  // (double as before: loads not said to be shared)
-      with_words(std::true_type{});
-    } else {
-      with_words(std::false_type{});
+    // (Double as before: loads not said to be shared.)
+    if constexpr (sizeof(T) == 4) {
+      if (tables.level == 0) {
+        with_words(std::true_type{});
+        return;
+      }
     }
+    with_words(std::false_type{});
   }
 
   KOKKOS_FUNCTION void operator()(const team_member& team) const {
