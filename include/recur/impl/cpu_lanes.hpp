@@ -735,6 +735,10 @@ struct LaneSet {
     static constexpr int size = has_prefactor_v<Scan> ? R / L : 1;
     Lanes<W> u0[size];
   };
+  // ln 2 in three parts, as ThreeTermKernel::start splits it (exponents(),
+  // wide_start()).
+  static constexpr double ln2_a = 0.693147182464599609375, ln2_b = -1.9046542121259336e-09,
+                          ln2_c = -8.783183432405266e-17;
   // first: with a prefactor, the lanes' u0 (prefactor_starts).
   template <class XView>
   RECUR_LANES_INLINE void start(const Scan& scan, const XView& xv, std::int64_t i0,
@@ -825,8 +829,6 @@ struct LaneSet {
                                        _mm512_set1_pd(-0.5), _mm512_set1_pd(0.5)));
     m = D8(_mm512_roundscale_pd(__m512d(m), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)) + splat8(0.0);
     const __m256i e        = _mm512_cvttpd_epi32(__m512d(m));
-    constexpr double ln2_a = 0.693147182464599609375, ln2_b = -1.9046542121259336e-09,
-                     ln2_c = -8.783183432405266e-17;
     const D8 r  = fused8(-m, splat8(ln2_c), fused8(-m, splat8(ln2_b), fused8(-m, splat8(ln2_a), gh))) + gl;
     const D8 ex = exp_reduced<Scan::exp_degree>(r, fused8);
     const __m512d factor = _mm512_castsi512_pd(
@@ -940,8 +942,6 @@ struct LaneSet {
     m = m + (m >= Vec<double>{} ? splat(0.5) : splat(-0.5));
     m = Vec<double>(_mm256_round_pd(__m256d(m), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)) + 0.0;  // (+0, not -0)
     e = _mm256_cvttpd_epi32(__m256d(m));
-    constexpr double ln2_a = 0.693147182464599609375, ln2_b = -1.9046542121259336e-09,
-                     ln2_c = -8.783183432405266e-17;
     r = fused(-m, splat(ln2_c), fused(-m, splat(ln2_b), fused(-m, splat(ln2_a), gh))) + gl;
   }
   // Whether some lane's f = a_n x + b_n can be 0 (step()'s rule for it then
