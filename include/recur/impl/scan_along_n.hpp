@@ -677,9 +677,12 @@ struct ChainedChunks {
   static constexpr int step_words  = loads ? int(sizeof(Step) / sizeof(int)) : 0;
   static constexpr int round_words = stage * step_words;
   static constexpr int buffers     = 3;
-  // A chunk's copy, in ints: 8-byte aligned, and chunk c + 1's two words of
-  // banks past chunk c's (the two chunks a warp reads at once).
-  static constexpr int copy_pitch = loads ? round_words + 2 : 0;
+  // A chunk's copy of a round, in ints: on NVIDIA GPUs the 16-byte units of
+  // the table that hold the round's words (copy_units, the round starting
+  // `skew` words into the first), elsewhere the words alone; chunk c + 1's
+  // copy four banks past chunk c's (the two chunks a warp reads at once).
+  static constexpr int copy_units = (round_words + 3 + 3) / 4;
+  static constexpr int copy_pitch = loads ? 4 * copy_units + 4 : 0;
   // A scan form that reads steps [first, first + stage) from a copy.
   struct RoundScan : Scan {
     const Step* steps = nullptr;
@@ -687,6 +690,19 @@ struct ChainedChunks {
     KOKKOS_FUNCTION explicit RoundScan(const Scan& scan) : Scan(scan) {}
     KOKKOS_FORCEINLINE_FUNCTION Step load(int n) const { return steps[n - first]; }
   };
+
+  // Whether the one pass takes this call: a table it copies is 16-byte
+  // aligned (recur's tables are: Kokkos allocations) and its words, with a
+  // tile's chunks past the row's end, fewer than 2^31 (in_rounds).
+  static bool takes(const Scan& scan, int N, int L) {
+    if constexpr (loads) {
+      return reinterpret_cast<std::uintptr_t>(scan.coefficients.data()) % 16 == 0 &&
+             (std::int64_t(N) + 64 * std::int64_t(L)) * step_words < (std::int64_t(1) << 31);
+    } else {
+      (void)scan, (void)N, (void)L;
+      return true;
+    }
+  }
 
   // Team scratch: the claimed tile, the rows' next tiles to read, the
   // look-back's statuses, the chunks' starts (also the look-back's end
@@ -746,16 +762,50 @@ struct ChainedChunks {
   KOKKOS_FUNCTION void in_rounds(const member_type& team, int segment, int begin, int c,
                                  int* copies, const Body& body) const {
     const int threads = team.team_size(), t = team.team_rank();
-    const int total   = C * round_words;
     const int* table  = reinterpret_cast<const int*>(scan.coefficients.data());
     const int steps   = shape.N - 1;  // the table's length
     const int rounds  = (shape.L + stage - 1) / stage;
-    // Round q into copy q % buffers: word w is word w % step_words of step
-    // (w % round_words) / step_words of chunk w / round_words.
+    // The word of the table at which chunk cc's round q starts, and where
+    // in its copy (the table is 16-byte aligned and has fewer than 2^31
+    // words: scan_along_n).
+    const auto first_word = [&](int cc, int q) {
+      return ((segment * C + cc) * shape.L + q * stage) * step_words;
+    };
+    const auto skew = [&](int first) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+      return int(first % 4);
+#else
+      (void)first;
+      return 0;
+#endif
+    };
     const auto issue = [&](int q) {
       if (q < rounds) {
         int* const copy = copies + (q % buffers) * C * copy_pitch;
-        for (int w = t; w < total; w += threads) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        // 16-byte units of the table, zeros past its end: a few copies a
+        // thread a round, where a word at a time took a division, tests
+        // and a copy each (ncu: the kernel was bound by issuing
+        // instructions; docs/performance.md).
+        const int table_words = steps * step_words;
+        for (int u = t; u < C * copy_units; u += threads) {
+          const int cc      = u / copy_units, k = u % copy_units;
+          const int first   = first_word(cc, q);
+          const int from    = first - skew(first) + 4 * k;
+          const int present = table_words - from;
+          int* const to     = copy + cc * copy_pitch + 4 * k;
+          if (present >= 4) {
+            __pipeline_memcpy_async(to, table + from, 16);
+          } else if (present > 0) {  // the table's last words, zeros after them
+            __pipeline_memcpy_async(to, table + from, 16, 16 - sizeof(int) * present);
+          } else {
+            to[0] = to[1] = to[2] = to[3] = 0;
+          }
+        }
+#else
+        // Word w is word w % step_words of step (w % round_words) /
+        // step_words of chunk w / round_words.
+        for (int w = t; w < C * round_words; w += threads) {
           const int cc = w / round_words, within = w % round_words;
           const int g = segment * C + cc, j = q * stage + within / step_words;
           const int n   = g * shape.L + j;
@@ -766,6 +816,7 @@ struct ChainedChunks {
             *to = 0;
           }
         }
+#endif
       }
       copies_issued();  // (a group each round, empty or not)
     };
@@ -777,7 +828,7 @@ struct ChainedChunks {
       copies_landed_but_two();  // round q's
       team.team_barrier();
       stepper.steps = reinterpret_cast<const Step*>(copies + (q % buffers) * C * copy_pitch +
-                                                    c * copy_pitch);
+                                                    c * copy_pitch + skew(first_word(c, q)));
       stepper.first = begin + q * stage;
       body(stepper, q * stage);
       team.team_barrier();  // (copy q % buffers is issued into next)
@@ -1023,7 +1074,7 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
                                    : std::min(N, host ? 1024 : (staged || loads ? 512 : 2048));
   // Column slices on GPUs in one pass (not double-double).
   if constexpr (!host && !std::is_same_v<W, DoubleDouble>) {
-    if (!staged) {
+    if (!staged && ChainedChunks<ExecSpace, T, Scan, XView, VView>::takes(scan, N, L)) {
       chained_scan_along_n(space, label, x, V, scan, L);
       return;
     }
