@@ -120,6 +120,51 @@ TYPED_TEST(ScanAlongN, OnePassAgreesWithTheSequentialRecurrence) {
   }
 }
 
+// V a block of a larger View (LayoutStride): for row slices its rows lie
+// apart (columns [first, first + N) of 1024), for column slices its columns
+// (rows [first, first + M) of 64). Each chunking's terms land where the
+// rows lie, the last chunk's partial run included, and nothing outside the
+// block is written; first = 1 puts the block off every 16-byte boundary.
+TYPED_TEST(ScanAlongN, BlocksOfALargerViewAgreeWithTheSequentialRecurrence) {
+  using C     = TypeParam;
+  using T     = typename C::scalar;
+  using Space = typename C::space;
+  constexpr bool rows = std::is_same_v<typename C::layout, Kokkos::LayoutRight>;
+  const int M = 20, N = 1001, wide = 1024, tall = 64;
+  const T outside = T(-777);
+  for (const int first : {0, 1}) {
+    for (const int chunk : {64, 16, 0}) {
+      const auto where = ::testing::Message() << "first=" << first << " chunk=" << chunk;
+      const auto check = [&](const auto& family, double bound, const char* name) {
+        const auto xs = to_device<typename C::XView>(sample_points<T>(M, bound));
+        typename C::VView sequential("sequential", M, N);
+        typename C::VView whole("whole", rows ? M : tall, rows ? wide : N);
+        Kokkos::deep_copy(whole, outside);
+        const auto block = rows ? std::make_pair(first, first + N) : std::make_pair(0, N);
+        const auto lines = rows ? std::make_pair(0, M) : std::make_pair(first, first + M);
+        const Kokkos::View<T**, Kokkos::LayoutStride, Space> V = Kokkos::subview(whole, lines, block);
+        recur::evaluate(Space{}, family, xs, sequential, recur::ThreadPerX{});
+        recur::evaluate(Space{}, family, xs, V, recur::ScanAlongN{chunk});
+        EXPECT_LE(worst_row_error(to_host(V), to_host(sequential)), tolerance<T>(N)) << where << " " << name;
+        const auto h = to_host(whole);
+        int written_outside = 0;
+        for (std::size_t i = 0; i < h.extent(0); ++i)
+          for (std::size_t n = 0; n < h.extent(1); ++n) {
+            const bool inside = rows ? (i < std::size_t(M) && n >= std::size_t(first) &&
+                                        n < std::size_t(first + N))
+                                     : (i >= std::size_t(first) && i < std::size_t(first + M) &&
+                                        n < std::size_t(N));
+            written_outside += !inside && h(i, n) != outside;
+          }
+        EXPECT_EQ(written_outside, 0) << where << " " << name;
+      };
+      check(recur::Legendre{}, 0.95, "Legendre");
+      check(recur::HermiteENormalized{}, 4.0, "HermiteENormalized");
+      check(recur::PowerSums{}, 0.95, "PowerSums");
+    }
+  }
+}
+
 // The accuracy over long rows: T_n(cos t) = cos(n t), against long double,
 // for the sequential recurrence and for ScanAlongN, N = 2^16, chunks of 64.
 // The measured errors (recorded as test properties) stay within 4x of each
