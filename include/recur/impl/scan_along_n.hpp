@@ -683,6 +683,10 @@ struct ChainedChunks {
   // copy four banks past chunk c's (the two chunks a warp reads at once).
   static constexpr int copy_units = (round_words + 3 + 3) / 4;
   static constexpr int copy_pitch = loads ? 4 * copy_units + 4 : 0;
+  // A round starts `skew` words into its 16-byte aligned copy (in_rounds):
+  // aligned for its steps where they need at most 8 bytes (a step of
+  // doubles has an even number of words, so an even skew).
+  static_assert(alignof(Step) <= 8, "recur: ScanAlongN's one pass copies steps aligned to at most 8 bytes");
   // A scan form that reads steps [first, first + stage) from a copy.
   struct RoundScan : Scan {
     const Step* steps = nullptr;
