@@ -4,6 +4,8 @@
 // LayoutLeft and LayoutRight, each the median of 11 fenced runs, with
 // recur::store_ceiling of the same V measured before it; a checksum of one
 // row. `scan_ab sweep`: chunk lengths 128 to 1024 (float He_n/sqrt(n!)).
+// `scan_ab chunks`: chunks of 512 and 1024, float power sums, He_n/sqrt(n!)
+// and P_n (Accurate and Fast), He_n, in both layouts.
 // `scan_ab check`: ScanAlongN against ThreadPerX in LayoutLeft (float and
 // double, Accurate and Fast; power sums, P_n, He_n/sqrt(n!), Jacobi; shapes
 // from one term to M = 16, N = 2^20), the worst difference over a row's
@@ -16,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 template <class Run>
 double median_ms(const Run& run) {
@@ -92,8 +95,26 @@ int main(int argc, char** argv) {
   using HeN = recur::HermiteENormalized;
   using recur::Accurate;
   using recur::Fast;
-  const bool sweep = argc > 1 && argv[1][0] == 's';
-  if (argc > 1 && argv[1][0] == 'c') {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  const bool sweep       = mode == "sweep";
+  if (mode == "chunks") {
+    for (int chunk : {512, 1024}) {
+      one<float, LL, recur::PowerSums, Accurate>("float LL power sums", chunk);
+      one<float, LR, recur::PowerSums, Accurate>("float LR power sums", chunk);
+      one<float, LL, HeN, Accurate>("float LL He_n/sqrt(n!)", chunk);
+      one<float, LR, HeN, Accurate>("float LR He_n/sqrt(n!)", chunk);
+      one<float, LL, HeN, Fast>("float LL He_n/sqrt(n!) Fast", chunk);
+      one<float, LR, HeN, Fast>("float LR He_n/sqrt(n!) Fast", chunk);
+      one<float, LL, recur::Legendre, Accurate>("float LL P_n", chunk);
+      one<float, LR, recur::Legendre, Accurate>("float LR P_n", chunk);
+      one<float, LL, recur::Legendre, Fast>("float LL P_n Fast", chunk);
+      one<float, LR, recur::Legendre, Fast>("float LR P_n Fast", chunk);
+      one<float, LL, recur::HermiteE, Accurate>("float LL He_n", chunk);
+      one<float, LR, recur::HermiteE, Accurate>("float LR He_n", chunk);
+    }
+    return 0;
+  }
+  if (mode == "check") {
     checks<float, recur::Accurate>();
     checks<float, recur::Fast>();
     checks<double, recur::Accurate>();

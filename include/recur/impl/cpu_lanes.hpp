@@ -735,10 +735,6 @@ struct LaneSet {
     static constexpr int size = has_prefactor_v<Scan> ? R / L : 1;
     Lanes<W> u0[size];
   };
-  // ln 2 in three parts, as ThreeTermKernel::start splits it (exponents(),
-  // wide_start()).
-  static constexpr double ln2_a = 0.693147182464599609375, ln2_b = -1.9046542121259336e-09,
-                          ln2_c = -8.783183432405266e-17;
   // first: with a prefactor, the lanes' u0 (prefactor_starts).
   template <class XView>
   RECUR_LANES_INLINE void start(const Scan& scan, const XView& xv, std::int64_t i0,

@@ -272,6 +272,12 @@ struct Scaled {
 };
 
 inline constexpr int exponent_limit = 1 << 28;
+// ln 2 in three parts, the first two of 24 bits (m times them is exact for
+// |m| < 2^29), the third ln 2 - ln2_a - ln2_b to 3e-33: a prefactor's
+// g = m ln 2 + r (ThreeTermKernel::start, and the CPU lanes' starts).
+inline constexpr double ln2_a = 0.693147182464599609375;
+inline constexpr double ln2_b = -1.9046542121259336e-09;
+inline constexpr double ln2_c = -8.783183432405266e-17;
 
 // The scaling limits of a working number W. A row checked every few steps
 // (for_steps, scan_form.hpp) is brought below `periodic_limit` at each

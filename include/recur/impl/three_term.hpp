@@ -100,11 +100,7 @@ struct ThreeTermKernel {
         s.e  = 0;
         return;
       }
-      // g = m ln 2 + r in three parts of ln 2 (the first two of 24 bits,
-      // so m times them is exact for |m| < 2^29).
-      constexpr double ln2_a = 0.693147182464599609375;
-      constexpr double ln2_b = -1.9046542121259336e-09;
-      constexpr double ln2_c = -8.783183432405266e-17;  // ln 2 - ln2_a - ln2_b, to 3e-33
+      // g = m ln 2 + r in three parts of ln 2 (ln2_a, numbers.hpp).
       const DoubleDouble g = prefactor.exponent(x);
       double m = g.hi * 1.4426950408889634;  // / ln 2
       m = m > exponent_limit / 2 ? exponent_limit / 2 : (m < -exponent_limit / 2 ? -exponent_limit / 2 : m);
