@@ -652,7 +652,18 @@ KOKKOS_FORCEINLINE_FUNCTION void copies_landed_but_two() {
 #endif
 }
 
-template <class ExecSpace, class T, class Scan, class XView, class VView>
+// Rows: V's rows are contiguous (LayoutRight) and step 3 stages each warp's
+// terms a round at a time in scratch, to store them as 16-byte units of
+// its chunks' runs (NVIDIA GPUs; warp_staged_rows).
+// Whether ChainedChunks can stage row slices' terms (warp primitives).
+template <class ExecSpace>
+inline constexpr bool warp_staged_rows = false;
+#ifdef KOKKOS_ENABLE_CUDA
+template <>
+inline constexpr bool warp_staged_rows<Kokkos::Cuda> = true;
+#endif
+
+template <class ExecSpace, class T, class Scan, class XView, class VView, bool Rows = false>
 struct ChainedChunks {
   using W           = typename Scan::number_type;
   using State       = Scaled<W>;
@@ -698,13 +709,33 @@ struct ChainedChunks {
   // Whether the one pass takes this call: a table it copies is 16-byte
   // aligned (recur's tables are: Kokkos allocations) and its words, with a
   // tile's chunks past the row's end, fewer than 2^31 (in_rounds).
-  static bool takes(const Scan& scan, int N, int L) {
+  // With Rows, V's rows start on 16 bytes and chunks of L terms keep them
+  // there.
+  static bool takes(const Scan& scan, const VView& V, int L) {
+    const int N = int(V.extent(1));
+    if constexpr (Rows) {
+      if (V.stride_1() != 1 || reinterpret_cast<std::uintptr_t>(V.data()) % 16 != 0 ||
+          (std::size_t(V.stride_0()) * sizeof(T)) % 16 != 0 || L % Pack<T>::size != 0)
+        return false;
+    }
     if constexpr (loads) {
       return reinterpret_cast<std::uintptr_t>(scan.coefficients.data()) % 16 == 0 &&
              (std::int64_t(N) + 64 * std::int64_t(L)) * step_words < (std::int64_t(1) << 31);
     } else {
-      (void)scan, (void)N, (void)L;
+      (void)scan;
       return true;
+    }
+  }
+  // With Rows, step 3's staged terms (a round of every thread's chunk) lie
+  // over the chunks' starts and matrices, done with by then.
+  KOKKOS_FUNCTION static std::size_t matrix_bytes(int threads) {
+    const std::size_t matrices = sizeof(Transfer<W>) * threads;
+    if constexpr (Rows) {
+      const std::size_t states = sizeof(State) * threads;
+      const std::size_t staged = sizeof(T) * stage * threads;
+      return staged > states + matrices ? staged - states : matrices;
+    } else {
+      return matrices;
     }
   }
 
@@ -717,7 +748,7 @@ struct ChainedChunks {
     const std::size_t matrices = sizeof(Transfer<W>) * threads;
     const std::size_t copies   = sizeof(int) * copy_pitch * (threads / rows) * buffers;
     return (sizeof(int) + pad) + (sizeof(int) * rows + pad) + (sizeof(int) * threads + pad) +
-           (sizeof(State) * threads + pad) + (matrices + pad) +
+           (sizeof(State) * threads + pad) + (matrix_bytes(threads) + pad) +
            (matrices > copies ? matrices : copies) + pad;
   }
 
@@ -735,7 +766,7 @@ struct ChainedChunks {
     at.next    = take((int*)nullptr, R);
     at.status  = take((int*)nullptr, threads);
     at.starts  = take((State*)nullptr, threads);
-    at.mats    = take((Transfer<W>*)nullptr, threads);
+    at.mats    = reinterpret_cast<Transfer<W>*>(take((char*)nullptr, matrix_bytes(threads)));
     at.copies  = reinterpret_cast<int*>(take((char*)nullptr, matrices > copied ? matrices : copied));
     for (;;) {
       if (t == 0) *at.claimed = Kokkos::atomic_fetch_add(&counter(0), 1);
@@ -966,11 +997,14 @@ struct ChainedChunks {
     }
     // 3. The chunk's terms.
     State s = starts[t];
-    if (row && begin < end) store_result(V, i, begin, T(scan.output(s)));
     const auto put = [&](int n, double value) { store_result(V, i, n, T(value)); };
-    if constexpr (!loads) {
+    if constexpr (Rows) {
+      staged_terms(team, segment, block, begin, end, row, xi, c, s, at);
+    } else if constexpr (!loads) {
+      if (row && begin < end) store_result(V, i, begin, T(scan.output(s)));
       if (row && begin < end) advance_through<false>(scan, xi, begin, end - 1, s, put);
     } else {
+      if (row && begin < end) store_result(V, i, begin, T(scan.output(s)));
       in_rounds(team, segment, begin, c, at.copies, [&](const auto& stepper, int offset) {
         int lo = begin + offset, hi = lo + stage < end - 1 ? lo + stage : end - 1;
         opaque(lo);  // (as in step 1)
@@ -978,6 +1012,64 @@ struct ChainedChunks {
         if (row && lo < hi) advance_through<false>(stepper, xi, lo, hi, s, put);
       });
     }
+  }
+
+  // Step 3 for row-contiguous V: each round's terms [offset, offset + stage)
+  // of the warp's 32 chunks go through scratch, term k of lane j's chunk at
+  // k 32 + (j ^ 8 ((k / P) % 4)) (P terms a 16-byte unit: a term's 32
+  // lanes, and a unit's word m across the 8 chunks a store reads, each on
+  // 32 banks), then out as 16-byte units of each chunk's run, P lanes a
+  // chunk. A round's last step makes the next round's first term (carry).
+  KOKKOS_FUNCTION void staged_terms(const member_type& team, int segment, int block, int begin,
+                                    int end, bool row, double xi, int c, State& s,
+                                    const Scratch& at) const {
+    static_assert(loads, "recur: staged rows are for scan forms that load coefficients");
+#if defined(__CUDA_ARCH__)
+    constexpr int P = Pack<T>::size, U = stage / P;  // a chunk's units a round
+    const int t = team.team_rank(), lane = t % 32;
+    T* const slots  = reinterpret_cast<T*>(at.starts) + (t - lane) * stage;
+    const auto slot = [&](int k, int j) -> T& { return slots[k * 32 + (j ^ (8 * ((k / P) % 4)))]; };
+    T carry{};
+    const auto round = [&](const auto& stepper, int offset) {
+      int lo = begin + offset, hi = lo + stage < end - 1 ? lo + stage : end - 1;
+      opaque(lo);  // (as in step 1)
+      opaque(hi);
+      if (offset == 0 && row && begin < end) slot(0, lane) = T(scan.output(s));
+      if (row && lo < hi)
+        advance_through<false>(stepper, xi, lo, hi, s, [&](int n, double value) {
+          const int k = n - lo;  // (term n)
+          if (k < stage) {
+            slot(k, lane) = T(value);
+          } else {
+            carry = T(value);
+          }
+        });
+      __syncwarp();
+      for (int p = 0; p < U; ++p) {
+        const int j = lane / U + p * (32 / U), u = lane % U;
+        const int tj = t - lane + j, rj = tj % R, cj = tj / R;
+        const std::int64_t ij    = std::int64_t(block) * R + rj;
+        const std::int64_t chunk = std::int64_t(segment) * C + cj;
+        const std::int64_t first = chunk * shape.L + offset + u * P;
+        const std::int64_t last  = chunk * shape.L + shape.L < shape.N ? chunk * shape.L + shape.L
+                                                                        : std::int64_t(shape.N);
+        const std::int64_t valid = ij < shape.M ? last - first : 0;
+        if (valid >= P) {
+          Pack<T> unit;
+          for (int m = 0; m < P; ++m) unit.v[m] = slot(u * P + m, j);
+          store_result(reinterpret_cast<Pack<T>*>(&V(ij, first)), unit);
+        } else {
+          for (int m = 0; m < valid; ++m) store_result(V, ij, first + m, slot(u * P + m, j));
+        }
+      }
+      __syncwarp();
+      slot(0, lane) = carry;
+    };
+    in_rounds(team, segment, begin, c, at.copies, round);
+#else
+    (void)team, (void)segment, (void)block, (void)begin, (void)end, (void)row, (void)xi,
+        (void)c, (void)s, (void)at;
+#endif
   }
 
   // A row's tile done: the state at its end published.
@@ -990,13 +1082,13 @@ struct ChainedChunks {
 
 // rows, chunks: a tile's shape (chunks a power of two; tests run CPUs'
 // teams of two threads with them), 0 for the backend's.
-template <class ExecSpace, class XView, class VView, class Scan>
-void chained_scan_along_n(const ExecSpace& space, const std::string& label, const XView& x,
+template <bool Rows = false, class ExecSpace, class XView, class VView, class Scan>
+bool chained_scan_along_n(const ExecSpace& space, const std::string& label, const XView& x,
                           const VView& V, const Scan& scan, int L, int rows = 0,
                           int chunks = 0) {
   using T           = typename VView::value_type;
   using W           = typename Scan::number_type;
-  using Functor     = ChainedChunks<ExecSpace, T, Scan, XView, VView>;
+  using Functor     = ChainedChunks<ExecSpace, T, Scan, XView, VView, Rows>;
   using Policy      = Kokkos::TeamPolicy<ExecSpace>;
   constexpr bool host =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
@@ -1019,6 +1111,8 @@ void chained_scan_along_n(const ExecSpace& space, const std::string& label, cons
     R = rows;
     C = chunks;
   }
+  // Staged rows go through whole warps (ChainedChunks::staged_terms).
+  if (Rows && (R * C) % 32 != 0) return false;
   const int blocks         = int((M + R - 1) / R);
   const int segments       = (shape.C + C - 1) / C;
   const std::int64_t tiles = std::int64_t(blocks) * segments;
@@ -1049,6 +1143,7 @@ void chained_scan_along_n(const ExecSpace& space, const std::string& label, cons
       Policy(space, teams, threads)
           .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(threads, R))),
       functor);
+  return true;
 }
 
 template <class ExecSpace, class XView, class VView, class Scan>
@@ -1076,11 +1171,21 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
   const bool staged    = !host && V.stride_1() == 1;
   const int L          = chunk > 0 ? std::min(chunk, N)
                                    : std::min(N, host ? 1024 : (staged || loads ? 512 : 2048));
-  // Column slices on GPUs in one pass (not double-double).
+  // Column slices on GPUs in one pass (not double-double); on NVIDIA GPUs
+  // also row slices of scan forms that load coefficients, in tiles of whole
+  // warps (power sums' rows ran slower so: docs/performance.md, "H100,
+  // 2026-12-07, later").
   if constexpr (!host && !std::is_same_v<W, DoubleDouble>) {
-    if (!staged && ChainedChunks<ExecSpace, T, Scan, XView, VView>::takes(scan, N, L)) {
+    if (!staged && ChainedChunks<ExecSpace, T, Scan, XView, VView>::takes(scan, V, L)) {
       chained_scan_along_n(space, label, x, V, scan, L);
       return;
+    }
+    if constexpr (loads && warp_staged_rows<ExecSpace> &&
+                  !std::is_same_v<typename VView::array_layout, Kokkos::LayoutLeft>) {
+      if (staged &&
+          ChainedChunks<ExecSpace, T, Scan, XView, VView, true>::takes(scan, V, L) &&
+          chained_scan_along_n<true>(space, label, x, V, scan, L))
+        return;
     }
   }
   const Chunking shape{M, N, L, (N + L - 1) / L};
