@@ -6,6 +6,10 @@
 // row. `scan_ab sweep`: chunk lengths 128 to 1024 (float He_n/sqrt(n!)).
 // `scan_ab chunks`: chunks of 512 and 1024, float power sums, He_n/sqrt(n!)
 // and P_n (Accurate and Fast), He_n, in both layouts.
+// `scan_ab lengths`: every chunk length from 128 to 2048 and the default,
+// at M = 16 and 64 and N = 2^12 to 2^24, float power sums and He_n/sqrt(n!)
+// (Accurate and Fast), both layouts, one line a shape (medians of 11 runs,
+// fractions of the ceiling of the same V), for the default's choice.
 // `scan_ab check`: ScanAlongN against ThreadPerX in LayoutLeft (float and
 // double, Accurate and Fast; power sums, P_n, He_n/sqrt(n!), Jacobi; shapes
 // from one term to M = 16, N = 2^20), the worst difference over a row's
@@ -49,6 +53,22 @@ void one(const char* what, int chunk = 0, int M = 16, int N = 1 << 24) {
   for (int n = 0; n < N; n += 4099) sum += double(h(n));
   std::printf("%-44s chunk %4d  %.3f ms  ceiling %.3f ms  %.3f  V(M/3,N-1) = %.9g  sum %.9g\n", what, chunk, ms,
               ceiling.seconds * 1e3, ceiling.seconds * 1e3 / ms, double(h(N - 1)), sum);
+}
+// One line: the family at M x N for each chunk length (0: the default).
+template <class Layout, class Family, class Precision>
+void lengths(const char* what, int M, int lg) {
+  const int N = 1 << lg;
+  Kokkos::View<float*> x("x", M);
+  Kokkos::parallel_for(M, KOKKOS_LAMBDA(int i) { x(i) = -0.93f + 1.8f * float(i) / float(M); });
+  Kokkos::View<float**, Layout> V("V", M, N);
+  const double ceiling = recur::store_ceiling(Kokkos::DefaultExecutionSpace{}, V).seconds * 1e3;
+  std::printf("%-36s M %2d N 2^%d", what, M, lg);
+  for (int chunk : {0, 128, 256, 512, 1024, 2048}) {
+    const double ms = median_ms([&] { recur::evaluate(Family{}, x, V, recur::ScanAlongN{chunk}, Precision{}); });
+    std::printf(" | %d: %.4f ms %.3f", chunk, ms, ceiling / ms);
+  }
+  std::printf("\n");
+  std::fflush(stdout);
 }
 // ScanAlongN against ThreadPerX: the worst |difference| over a row's largest |value|.
 template <class T, class Layout, class Family, class Precision>
@@ -112,6 +132,18 @@ int main(int argc, char** argv) {
       one<float, LL, recur::HermiteE, Accurate>("float LL He_n", chunk);
       one<float, LR, recur::HermiteE, Accurate>("float LR He_n", chunk);
     }
+    return 0;
+  }
+  if (mode == "lengths") {
+    for (int M : {16, 64})
+      for (int lg = 12; lg <= 24; lg += 2) {
+        lengths<LL, recur::PowerSums, Accurate>("float LL power sums", M, lg);
+        lengths<LL, HeN, Accurate>("float LL He_n/sqrt(n!)", M, lg);
+        lengths<LL, HeN, Fast>("float LL He_n/sqrt(n!) Fast", M, lg);
+        lengths<LR, recur::PowerSums, Accurate>("float LR power sums", M, lg);
+        lengths<LR, HeN, Accurate>("float LR He_n/sqrt(n!)", M, lg);
+        lengths<LR, HeN, Fast>("float LR He_n/sqrt(n!) Fast", M, lg);
+      }
     return 0;
   }
   if (mode == "check") {
