@@ -109,6 +109,21 @@ def plot(recur, path):
     fig.savefig(path, dpi=80)
 
 
+def precision_rows(recur, stems, suffix):
+    """A table's rows: each family's worst double and float errors at four N,
+    for the precision named by `suffix` ("" Accurate, "-fast" Fast)."""
+    rows = []
+    for stem in stems:
+        for n in (16, 64, 256, 2000):
+            d = recur.get((stem, "double" + suffix, n))
+            f = recur.get((stem, "float" + suffix, n))
+            if not d or not f:
+                continue
+            rows.append(f"| {stem} | {n} | {fmt(d[0])} | {fmt(d[1])} | {ulps(d[3])} | "
+                        f"{fmt(f[0])} | {fmt(f[1])} | {ulps(f[3])} | {d[2] + f[2]} |")
+    return rows
+
+
 def main(report, edges_report, run):
     recur = read_recur(report)
     edges = read_edges(edges_report)
@@ -161,14 +176,7 @@ def main(report, edges_report, run):
         "| family | N | double local | double row | double ulp | float local | float row | float ulp | non-finite |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for stem in stems:
-        for n in (16, 64, 256, 2000):
-            d = recur.get((stem, "double", n))
-            f = recur.get((stem, "float", n))
-            if not d or not f:
-                continue
-            lines.append(f"| {stem} | {n} | {fmt(d[0])} | {fmt(d[1])} | {ulps(d[3])} | "
-                         f"{fmt(f[0])} | {fmt(f[1])} | {ulps(f[3])} | {d[2] + f[2]} |")
+    lines += precision_rows(recur, stems, "")
     lines += [
         "",
         "## recur::Fast: results in V's own arithmetic",
@@ -189,14 +197,7 @@ def main(report, edges_report, run):
         "| family | N | double local | double row | double ulp | float local | float row | float ulp | non-finite |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for stem in stems:
-        for n in (16, 64, 256, 2000):
-            d = recur.get((stem, "double-fast", n))
-            f = recur.get((stem, "float-fast", n))
-            if not d or not f:
-                continue
-            lines.append(f"| {stem} | {n} | {fmt(d[0])} | {fmt(d[1])} | {ulps(d[3])} | "
-                         f"{fmt(f[0])} | {fmt(f[1])} | {ulps(f[3])} | {d[2] + f[2]} |")
+    lines += precision_rows(recur, stems, "-fast")
     lines += [
         "",
         "## Side by side at N = 2000 (local metric; non-finite results in parentheses)",
