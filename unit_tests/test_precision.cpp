@@ -7,8 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace precision_test {
@@ -271,6 +274,60 @@ void fast_power_sums() {
     }
   }
   EXPECT_EQ(wrong, 0) << what;
+}
+
+// Monomials with Fast float results: rows with small |x| reach float's
+// subnormal numbers (x^n below 2^-126) and 0 within N terms, where CPUs
+// take the products in double (cpu_lanes::step_in_double); every policy
+// must give the bits of the float recurrence, p_{n+1} = f p_n - 0 p_{n-1}
+// fused (f = 1 x + 0 fused, and 0 - 0 p_{n-1} where f = 0), zeros' signs
+// included.
+template <class Layout>
+void fast_monomials_through_subnormals() {
+  std::vector<float> xs = sample_points<float>(120, 1.0);
+  for (const float v : {0.05f, -0.05f, 0.0597f, -0.06f, 0.01f, -1e-3f, 2e-4f, 1e-20f, -1e-20f, 1e-40f,
+                        -1e-40f, 0.0f, -0.0f, 0.5f, -0.75f})
+    xs.push_back(v);
+  const int M = int(xs.size()), N = 64;
+  const auto x = to_device<Kokkos::View<float*, Space>>(xs);
+  using V      = Kokkos::View<float**, Layout, Space>;
+  V fast("fast", M, N), lanes("lanes", M, N), staged("staged", M, N);
+  const recur::Monomials family;
+  recur::evaluate(Space{}, family, x, fast, recur::Fast{});
+  recur::evaluate(Space{}, family, x, lanes, recur::ThreadPerX{}, recur::Fast{});
+  recur::evaluate(Space{}, family, x, staged, recur::Staged{}, recur::Fast{});
+  const auto f = to_host(fast), l = to_host(lanes), st = to_host(staged);
+  const std::string what = std::is_same_v<Layout, Kokkos::LayoutLeft> ? "LayoutLeft" : "LayoutRight";
+  const auto bits = [](float v) {
+    std::uint32_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+  };
+  int wrong = 0, subnormal = 0;
+  for (int i = 0; i < M; ++i) {
+    const float xi = xs[std::size_t(i)], fi = std::fma(1.0f, xi, 0.0f);
+    float current = 1.0f, previous = 0.0f;
+    for (int n = 0; n < N; ++n) {
+      if (n > 0) {
+        const float p = 0.0f * previous, next = fi == 0 ? 0.0f - p : std::fma(fi, current, -p);
+        previous = current;
+        current  = next;
+      }
+      subnormal += std::fpclassify(current) == FP_SUBNORMAL;
+      for (const auto& [got, name] : {std::pair{f(i, n), "Auto"}, std::pair{l(i, n), "ThreadPerX"},
+                                      std::pair{st(i, n), "Staged"}})
+        if (bits(got) != bits(current) && wrong++ == 0)
+          ADD_FAILURE() << what << " " << name << ", x = " << xi << ", n = " << n << ": " << got
+                        << " where the float recurrence gives " << current;
+    }
+  }
+  EXPECT_EQ(wrong, 0) << what;
+  EXPECT_GT(subnormal, 50) << what << ": the rows must pass through subnormal numbers";
+}
+
+TEST(PrecisionLimits, FastFloatMonomialsThroughSubnormalNumbers) {
+  fast_monomials_through_subnormals<Kokkos::LayoutRight>();
+  fast_monomials_through_subnormals<Kokkos::LayoutLeft>();
 }
 
 TEST(PrecisionLimits, FastFloatPowerSumsInFloat) {

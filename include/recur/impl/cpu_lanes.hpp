@@ -382,6 +382,38 @@ inline V step(V ka, V kb, V kc, V x, V current, V previous, bool /* zero_b */) {
     return fused(f, current, -p);
   }
 }
+// step() for float lanes whose steps are products alone (c = 0: p is 0),
+// the product taken in double: f p_n of two floats is exact there, minus
+// p (a zero) exact too, so that the one rounding to float gives the bits of
+// step()'s fused multiply-add, zeros' signs included. A float multiply
+// whose operand or product is subnormal takes a microcode assist on x86
+// (42-45 times the time on this project's VM), a conversion does not
+// (docs/performance.md, "CPU, 2026-12-07: Monomials' float steps in
+// double where rows reach subnormal numbers").
+template <bool Exact = true>
+inline Vec<float> step_in_double(Vec<float> ka, Vec<float> kb, Vec<float> kc, Vec<float> x,
+                                 Vec<float> current, Vec<float> previous) {
+  const Vec<float> zero{};
+  const Vec<float> f = fused(ka, x, kb), p = kc * previous;
+#ifdef __AVX512F__
+  const __m512d product = _mm512_fmsub_pd(_mm512_cvtps_pd(__m256(f)), _mm512_cvtps_pd(__m256(current)),
+                                          _mm512_cvtps_pd(__m256(p)));
+  const Vec<float> next = Vec<float>(_mm512_cvtpd_ps(product));
+#else
+  const auto half = [&](int h) {
+    const auto part = [&](Vec<float> v) {
+      return _mm256_cvtps_pd(h == 0 ? _mm256_castps256_ps128(__m256(v)) : _mm256_extractf128_ps(__m256(v), 1));
+    };
+    return _mm256_cvtpd_ps(_mm256_fmsub_pd(part(f), part(current), part(p)));
+  };
+  const Vec<float> next = Vec<float>(_mm256_set_m128(half(1), half(0)));
+#endif
+  if constexpr (Exact) {
+    return f == zero ? zero - p : next;
+  } else {
+    return next;
+  }
+}
 // The same in double-double: the bounded affine() and step() of numbers.hpp,
 // each expression written as there.
 inline Pair two_sum(Vec<double> a, Vec<double> b) {
@@ -728,6 +760,9 @@ struct LaneSet {
   Vec<E> x[G];
   Lanes<W> a0[G], a1[G];
   __m256i ev[G];
+  // Float steps taken by step_in_double: a lane's |x| is below the kernel's
+  // subnormal_floor (products alone whose rows may reach subnormal numbers).
+  bool in_double = false;
 
   // The u0 of R rows' lanes where Scan has a prefactor (else nothing).
   template <int R>
@@ -757,6 +792,15 @@ struct LaneSet {
       ev[g] = _mm256_setzero_si256();
       if constexpr (has_prefactor_v<Scan>) a0[g] = first[g];
     });
+    if constexpr (std::is_same_v<W, float> && !power_sums) {
+      in_double = false;
+      if (scan.subnormal_floor > 0) {
+        const Vec<float> floor = splat(scan.subnormal_floor);
+        each<G>([&](auto g) RECUR_LANES_INLINE {
+          in_double = in_double || any((x[g] < floor) & (x[g] > -floor));
+        });
+      }
+    }
   }
   // A kernel with a prefactor: the u0 of ThreeTermKernel::start for the
   // rows [i0, i0 + C L) into first[0 .. C - 1], for LaneSet::start, all
@@ -1019,6 +1063,9 @@ struct LaneSet {
       Lanes<W> next;
       if constexpr (std::is_same_v<W, DoubleDouble>) {
         next = step(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
+      } else if constexpr (std::is_same_v<W, float>) {
+        next = in_double ? step_in_double<Exact>(ka, kb, kc, x[g], a0[g], a1[g])
+                         : step<Exact>(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
       } else {
         next = step<Exact>(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
       }

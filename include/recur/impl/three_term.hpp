@@ -75,6 +75,13 @@ struct ThreeTermKernel {
   // b is 0 and |a| >= 2^-60 at every step: f = a x is 0 only where |x| <
   // 2^-60 (nonzero_f).
   bool zero_only_near_0 = false;
+  // Float steps that are products alone (b = c = 0 at every step: Monomials):
+  // rows with |x| below this may reach float's subnormal numbers within the
+  // table's terms (|a_n x| < 1 shrinks them; 2^(-126 / steps) / min |a_n|),
+  // else 0. The CPU's float lanes take such rows' products in double
+  // (cpu_lanes::step_in_double: the same bits, without the subnormal
+  // multiplies' microcode assists).
+  float subnormal_floor = 0;
 
   static constexpr bool has_prefactor = !std::is_same_v<Prefactor, NoPrefactor>;
   // Step n needs coefficients(n); for_steps loads `lookahead` of them at once
@@ -219,6 +226,8 @@ struct TableFlags {
   bool large  = false;  // |a| 2^64 + |b| + |c| >= 2^95 for some step (scan_form.hpp)
   bool zero_b = true;   // b = 0 at every step
   bool tiny_a = false;  // |a| < 2^-60 at some step (ThreeTermKernel::zero_only_near_0)
+  bool zero_c = true;   // c = 0 at every step
+  double least_a = 0;   // min |a| over the steps (0 for none)
 };
 template <class W, class Family>
 TableFlags tabulate_coefficients(const Family& family, int N, ThreeTermCoefficients<W>* out) {
@@ -235,6 +244,9 @@ TableFlags tabulate_coefficients(const Family& family, int N, ThreeTermCoefficie
                     Range<W>::unchecked_growth);
     flags.zero_b = flags.zero_b && is_zero(out[n].b);
     flags.tiny_a = flags.tiny_a || !(std::fabs(leading(k.a)) >= 0x1p-60);
+    flags.zero_c = flags.zero_c && is_zero(out[n].c);
+    const double a = std::fabs(double(leading(k.a)));
+    flags.least_a  = n == 0 || a < flags.least_a ? a : flags.least_a;
   }
   return flags;
 }
@@ -325,12 +337,17 @@ auto make_kernel(const ExecSpace& space, const Family& family, int N) {
     from_real(family.initial(), initial);
     const TableFlags& f = table.flags;
     const bool near_0   = f.zero_b && !f.tiny_a;
+    const int steps     = int(table.table.extent(0));
+    const float floor   = std::is_same_v<W, float> && f.zero_b && f.zero_c && steps > 0 &&
+                                f.least_a > 0
+                              ? float(std::exp2(-126.0 / steps) / f.least_a)
+                              : 0.0f;
     if constexpr (has_exponent<Family>::value) {
       return ThreeTermKernel<W, MemorySpace, Family>{table.table, initial, family,
-                                                     f.large, f.zero_b, near_0};
+                                                     f.large, f.zero_b, near_0, floor};
     } else {
       return ThreeTermKernel<W, MemorySpace>{table.table, initial, {}, f.large, f.zero_b,
-                                             near_0};
+                                             near_0, floor};
     }
   }
 }
