@@ -153,10 +153,8 @@ TYPED_TEST(ScanAlongN, BlocksOfALargerViewAgreeWithTheSequentialRecurrence) {
         int written_outside = 0;
         for (std::size_t i = 0; i < h.extent(0); ++i)
           for (std::size_t n = 0; n < h.extent(1); ++n) {
-            const bool inside = rows ? (i < std::size_t(M) && n >= std::size_t(first) &&
-                                        n < std::size_t(first + N))
-                                     : (i >= std::size_t(first) && i < std::size_t(first + M) &&
-                                        n < std::size_t(N));
+            const bool inside = int(i) >= lines.first && int(i) < lines.second &&
+                                int(n) >= block.first && int(n) < block.second;
             written_outside += !inside && h(i, n) != outside;
           }
         EXPECT_EQ(written_outside, 0) << where << " " << name;

@@ -652,9 +652,6 @@ KOKKOS_FORCEINLINE_FUNCTION void copies_landed_but_two() {
 #endif
 }
 
-// Rows: V's rows are contiguous (LayoutRight) and step 3 stages each warp's
-// terms a round at a time in scratch, to store them as 16-byte units of
-// its chunks' runs (NVIDIA GPUs; warp_staged_rows).
 // Whether ChainedChunks can stage row slices' terms (warp primitives).
 template <class ExecSpace>
 inline constexpr bool warp_staged_rows = false;
@@ -663,6 +660,9 @@ template <>
 inline constexpr bool warp_staged_rows<Kokkos::Cuda> = true;
 #endif
 
+// Rows: V's rows are contiguous (LayoutRight) and step 3 stages each warp's
+// terms a round at a time in scratch, to store them as 16-byte units of
+// its chunks' runs (NVIDIA GPUs; warp_staged_rows).
 template <class ExecSpace, class T, class Scan, class XView, class VView, bool Rows = false>
 struct ChainedChunks {
   using W           = typename Scan::number_type;
