@@ -212,6 +212,34 @@ TEST(ScanAlongNErrors, RefusesNegativeChunksAndDerivativesByName) {
             "use recur::ThreadPerX or recur::Auto with dV");
 }
 
+// ScanAlongN{0}'s chunk length (impl::default_chunk): 1024 on CPUs; on a
+// GPU (here an H100's 132 x 2048 threads) the layout's and family's base
+// where M x N is large, shorter where it is small, never under 128 terms or
+// over N.
+TEST(ScanAlongNDefaults, ChunkFollowsBackendLayoutAndShape) {
+  using recur::impl::default_chunk;
+  const std::int64_t gpu = 132 * 2048;
+  EXPECT_EQ(default_chunk(true, false, true, 16, 1 << 24, 2), 1024);
+  EXPECT_EQ(default_chunk(true, true, false, 16, 1 << 12, 2), 1024);
+  EXPECT_EQ(default_chunk(true, false, true, 16, 100, 2), 100);
+  // M = 16, N = 2^24: column slices 512, power sums' 1024 (512 from M = 17
+  // on), row slices 1024.
+  EXPECT_EQ(default_chunk(false, false, true, 16, 1 << 24, gpu), 512);
+  EXPECT_EQ(default_chunk(false, false, false, 16, 1 << 24, gpu), 1024);
+  EXPECT_EQ(default_chunk(false, false, false, 17, 1 << 24, gpu), 512);
+  EXPECT_EQ(default_chunk(false, true, true, 16, 1 << 24, gpu), 1024);
+  EXPECT_EQ(default_chunk(false, true, false, 64, 1 << 24, gpu), 1024);
+  // Smaller M x N: the longest chunk that leaves one for every eighth of
+  // the threads (M x N / L >= 33792).
+  EXPECT_EQ(default_chunk(false, true, true, 16, 1 << 22, gpu), 1024);
+  EXPECT_EQ(default_chunk(false, true, true, 16, 1 << 20, gpu), 256);
+  EXPECT_EQ(default_chunk(false, false, true, 64, 1 << 18, gpu), 256);
+  EXPECT_EQ(default_chunk(false, false, true, 33792, 512, gpu), 512);
+  EXPECT_EQ(default_chunk(false, false, true, 33791, 512, gpu), 256);
+  EXPECT_EQ(default_chunk(false, true, true, 16, 1 << 12, gpu), 128);
+  EXPECT_EQ(default_chunk(false, true, true, 16, 100, gpu), 100);
+}
+
 // Auto's rule (recur/evaluate.hpp), checked through recur::auto_policy and
 // through the kernels Auto actually runs.
 template <class Space>

@@ -39,10 +39,10 @@ struct Staged {
 /// results differ from the sequential recurrence by rounding (tested at the
 /// same tolerance as ThreadPerX against 60-digit references).
 struct ScanAlongN {
-  /// Terms a chunk; 0 chooses: 512 on a GPU (where row-contiguous V is
-  /// staged through team scratch 32 terms at a time, other layouts written
-  /// straight from registers; 2048 for PowerSums in those other layouts),
-  /// 1024 on CPUs.
+  /// Terms a chunk; 0 chooses: 1024 on CPUs; on a GPU 512 for V whose rows
+  /// are not contiguous (1024 for PowerSums where M <= 16) and 1024 for
+  /// row-contiguous V, shortened (down to 128) for small M x N so that the
+  /// GPU has a chunk for every eighth of the threads it holds at once.
   int chunk = 0;
   static constexpr const char* name() { return "ScanAlongN"; }
 };

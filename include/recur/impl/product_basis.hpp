@@ -18,7 +18,8 @@
 //    dimensions of degree > 0: at most p factors, whatever d is), written
 //    in the order of Psi's memory so that the stores coalesce: for
 //    LayoutRight a thread a function, its factors' offsets decoded once
-//    (ProductBasisFunctor::rows_block).
+//    (ProductBasisFunctor::rows_block), or for double Psi a thread a
+//    16-byte Pack of a row's functions (units_block).
 //  - CPUs (a team is one thread): the tables in the lanes' vectors
 //    (ProductTables::lane_rows), then, where the basis has a program, the
 //    walk, 32 samples at a time in vectors
@@ -967,6 +968,35 @@ struct ProductTables {
     }
     return r;
   }
+  // Function j's recipe for row `row` of a unit (ProductBasisFunctor::
+  // units_block): the offsets of its factors' entries, that row's, and ~0
+  // for the padding (the table of ones: x * 1 = x, so the multiply is left
+  // out).
+  template <int words>
+  KOKKOS_FUNCTION Recipe<words> unit_recipe(int j, int row) const {
+    Recipe<words> r      = recipe<words>(j);
+    const std::uint32_t ones = std::uint32_t(data.terms + 1) * std::uint32_t(pitch()) * sizeof(S);
+    for (int f = 0; f < 4 * words; ++f)
+      r.at[f] = r.at[f] == ones ? ~std::uint32_t(0) : r.at[f] + std::uint32_t(row) * sizeof(S);
+    return r;
+  }
+  // The values of a Pack's n elements for the unit of samples from b: the
+  // base of element i's row (`row[i]`) times its factors (unit_recipe), the
+  // products of `value` in its order (the padding's multiplies by 1 left
+  // out). `shared` as for values().
+  template <int n, bool shared, int words>
+  KOKKOS_FUNCTION void unit_values(const ScratchView& table, int b, const int (&row)[n],
+                                   const Recipe<words> (&r)[n], S (&v)[n]) const {
+    const char* t = reinterpret_cast<const char*>(table.data() + b);
+#ifdef __CUDA_ARCH__
+    if constexpr (shared) __builtin_assume(__isShared(t));
+#endif
+    const char* bases = t + std::uint32_t(data.terms) * std::uint32_t(pitch()) * sizeof(S);
+    for (int i = 0; i < n; ++i) v[i] = *reinterpret_cast<const S*>(bases + row[i] * sizeof(S));
+    for (int f = 0; f < 4 * words; ++f)
+      for (int i = 0; i < n; ++i)
+        if (r[i].at[f] != ~std::uint32_t(0)) v[i] *= *reinterpret_cast<const S*>(t + r[i].at[f]);
+  }
   // value(table, b, j, base_of(table, b)) from j's recipe: the same product,
   // for samples b, b + step, ... (`n` of them, independent chains). `shared`:
   // the tables are in a GPU's shared memory (level 0), said to the compiler
@@ -1429,6 +1459,67 @@ struct ProductBasisFunctor {
   // every sample), so that a warp stores one run of a row (of consecutive
   // rows where they are adjacent) and a thread reads its functions' recipes
   // once, not once a value.
+  // GPUs, double Psi: whether its rows lie one after the other from a
+  // 16-byte boundary and the recipes are short, for units_block. (Float
+  // Psi keeps rows_block, four samples a thread: by units it took 1.06
+  // against 0.96 ms on an H100, 96 registers against 72, and with the
+  // padding's loads kept 1.14; docs/multivariate.md, "H100, 2026-12-07,
+  // evening".)
+  KOKKOS_FUNCTION bool units_fit() const {
+    return !Tables::one_thread && sizeof(T) == sizeof(double) && Psi.stride_1() == 1 &&
+           std::size_t(Psi.stride_0()) == std::size_t(P) &&
+           reinterpret_cast<std::uintptr_t>(Psi.data()) % sizeof(Pack<T>) == 0 &&
+           (tables.data.words == 1 || tables.data.words == 2);
+  }
+  // GPUs, where units_fit: the block's count x P values are one run of Psi,
+  // stored as Packs (16 bytes). A unit is the fewest rows whose values are
+  // whole Packs (u rows, g Packs: at P = 126, one row of 63 Packs of two
+  // doubles); thread t makes Pack q = t mod g of units t / g, t / g + per,
+  // ..., its elements' recipes decoded once (unit_recipe), so that a warp
+  // stores 512 contiguous bytes an instruction where rows_block stores 256,
+  // and skips the loads and multiplies of the recipes' padding (on an
+  // H100, double Psi 1.690-1.694 -> 1.628-1.655 ms, 0.79 -> 0.81-0.82 of
+  // the ceiling). Blocks start on whole units (a block is a multiple of 4
+  // samples).
+  template <int words, bool shared>
+  KOKKOS_FUNCTION void units_block(const team_member& team, const typename Tables::ScratchView& table,
+                                   std::int64_t first, int count) const {
+    using Unit      = Pack<T>;
+    constexpr int n = Unit::size;
+    const int size = team.team_size(), rank = team.team_rank();
+    int u = 1;  // rows of a unit
+    while (u * P % n != 0) u *= 2;
+    const int g     = u * P / n;
+    const int units = count / u;
+    const bool wide = g > size;  // a unit takes more than a pass of the team
+    const int per   = wide ? 1 : size / g;
+    const int lanes = wide ? size : per * g;
+    if (rank < lanes) {
+      Unit* const out = reinterpret_cast<Unit*>(&Psi(first, 0));
+      for (int q = wide ? rank : rank % g; q < g; q += lanes) {
+        int row[n];
+        typename Tables::template Recipe<words> r[n];
+        for (int i = 0; i < n; ++i) {
+          row[i] = (q * n + i) / P;
+          r[i]   = tables.template unit_recipe<words>((q * n + i) % P, row[i]);
+        }
+        for (int c = wide ? 0 : rank / g; c < units; c += per) {
+          S v[n];
+          tables.template unit_values<n, shared>(table, c * u, row, r, v);
+          Unit pack;
+          for (int i = 0; i < n; ++i) pack.v[i] = T(v[i]);
+          store_result(out + std::size_t(c) * std::size_t(g) + std::size_t(q), pack);
+        }
+      }
+    }
+    // The block's last count mod u samples: a value a thread.
+    const int done = units * u;
+    for (int e = rank; e < (count - done) * P; e += size) {
+      const int b = done + e / P, j = e % P;
+      store_result(Psi, first + b, j, T(tables.value(table, b, j, tables.base_of(table, b))));
+    }
+  }
+
   KOKKOS_FUNCTION void rows_block(const team_member& team, const typename Tables::ScratchView& table,
                                   std::int64_t first, int count) const {
     const int size = team.team_size(), rank = team.team_rank();
@@ -1562,6 +1653,24 @@ struct ProductBasisFunctor {
         }
       });
     } else if (!gradient && Psi.stride_1() == 1) {
+      if constexpr (!Tables::one_thread) {
+        if (units_fit()) {
+          const auto with_shared = [&](auto words) {
+            constexpr int w = decltype(words)::value;
+            if (tables.level == 0) {
+              units_block<w, true>(team, table, first, count);
+            } else {
+              units_block<w, false>(team, table, first, count);
+            }
+          };
+          if (tables.data.words == 1) {
+            with_shared(std::integral_constant<int, 1>{});
+          } else {
+            with_shared(std::integral_constant<int, 2>{});
+          }
+          return;
+        }
+      }
       rows_block(team, table, first, count);
     } else {
       for (int b = 0; b < count; ++b)

@@ -1146,6 +1146,30 @@ bool chained_scan_along_n(const ExecSpace& space, const std::string& label, cons
   return true;
 }
 
+// ScanAlongN{0}'s chunk length for an M x N V. CPUs: 1024 (a thread
+// writes long chunks directly). GPUs: a base, 1024 for row slices
+// (`rows`: V's rows contiguous) and for column slices of power sums (a
+// scan form that loads nothing) where M <= 16, 512 for the other column
+// slices; then halved, down to 128, until the call has a chunk for every
+// eighth of the threads the GPU holds at once (`threads`, the space's
+// concurrency). From a sweep of 128 to 2048 terms on an H100 at M = 16 and
+// 64, N = 2^12 to 2^24, float (docs/performance.md, "H100, 2026-12-07,
+// evening: ScanAlongN's chunk length by shape"): 512 everywhere took up to
+// 2.5 times the best length's time where M x N is small; this rule is
+// within 10 % of the best in 80 of the 84 cells (the others: power sums'
+// column slices at M x N = 2^20 to 2^24, up to 23 %, and one cell at
+// 10.1 %). Never more than N.
+inline int default_chunk(bool host, bool rows, bool loads, std::int64_t M, int N, std::int64_t threads) {
+  int L = 1024;
+  if (!host) {
+    const int base            = rows || (!loads && M <= 16) ? 1024 : 512;
+    const std::int64_t chunks = std::max<std::int64_t>(1, threads / 8);
+    L = 128;
+    while (L < base && std::int64_t(2 * L) * chunks <= M * std::int64_t(N)) L *= 2;
+  }
+  return std::min(L, N);
+}
+
 template <class ExecSpace, class XView, class VView, class Scan>
 void scan_along_n(const ExecSpace& space, const std::string& label, const XView& x,
                   const VView& V, const Scan& scan, int chunk) {
@@ -1157,20 +1181,14 @@ void scan_along_n(const ExecSpace& space, const std::string& label, const XView&
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
   const std::int64_t M = std::int64_t(V.extent(0));
   const int N          = int(V.extent(1));
-  // A CPU thread writes long chunks directly; so does a GPU thread when V's
-  // rows are not contiguous, and for row-contiguous V a team stages its
-  // chunks staging_terms terms at a time. Either way longer chunks mean fewer
-  // states to scan; defaults from sweeps of 128 to 2048 on the H200 at
-  // M = 16, N = 2^24 (docs/performance.md): 512, and 2048 for column slices
-  // of a scan form that loads nothing (power sums), whose passes are cheap
-  // next to the scan.
   if (chunk < 0)
     throw std::invalid_argument(label + ": ScanAlongN{chunk = " + std::to_string(chunk) +
                                 "} is invalid; the chunk must be positive, or 0 for the default");
   constexpr bool loads = !std::is_empty_v<typename Scan::step_type>;
   const bool staged    = !host && V.stride_1() == 1;
   const int L          = chunk > 0 ? std::min(chunk, N)
-                                   : std::min(N, host ? 1024 : (staged || loads ? 512 : 2048));
+                                   : default_chunk(host, staged, loads, M, N,
+                                                   std::int64_t(space.concurrency()));
   // Column slices on GPUs in one pass (not double-double); on NVIDIA GPUs
   // also row slices of scan forms that load coefficients, in tiles of whole
   // warps (power sums' rows ran slower so: docs/performance.md, "H100,
