@@ -1453,12 +1453,6 @@ struct ProductBasisFunctor {
     }
   }
 
-  // A block where Psi's rows are contiguous (LayoutRight): thread t makes
-  // function j = t mod P of samples t / P, t / P + s, ... (s = team size / P;
-  // where P is larger than the team, functions t, t + team size, ... of
-  // every sample), so that a warp stores one run of a row (of consecutive
-  // rows where they are adjacent) and a thread reads its functions' recipes
-  // once, not once a value.
   // GPUs, double Psi: whether its rows lie one after the other from a
   // 16-byte boundary and the recipes are short, for units_block. (Float
   // Psi keeps rows_block, four samples a thread: by units it took 1.06
@@ -1520,6 +1514,12 @@ struct ProductBasisFunctor {
     }
   }
 
+  // A block where Psi's rows are contiguous (LayoutRight): thread t makes
+  // function j = t mod P of samples t / P, t / P + s, ... (s = team size / P;
+  // where P is larger than the team, functions t, t + team size, ... of
+  // every sample), so that a warp stores one run of a row (of consecutive
+  // rows where they are adjacent) and a thread reads its functions' recipes
+  // once, not once a value.
   KOKKOS_FUNCTION void rows_block(const team_member& team, const typename Tables::ScratchView& table,
                                   std::int64_t first, int count) const {
     const int size = team.team_size(), rank = team.team_rank();
