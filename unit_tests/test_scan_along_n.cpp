@@ -238,6 +238,11 @@ TEST(ScanAlongNDefaults, ChunkFollowsBackendLayoutAndShape) {
   EXPECT_EQ(default_chunk(false, false, true, 33791, 512, gpu), 256);
   EXPECT_EQ(default_chunk(false, true, true, 16, 1 << 12, gpu), 128);
   EXPECT_EQ(default_chunk(false, true, true, 16, 100, gpu), 100);
+  // Power sums' column slices: a chunk for every 32nd of the threads.
+  EXPECT_EQ(default_chunk(false, false, false, 16, 1 << 18, gpu), 256);
+  EXPECT_EQ(default_chunk(false, false, false, 16, 1 << 20, gpu), 1024);
+  EXPECT_EQ(default_chunk(false, false, false, 64, 1 << 16, gpu), 256);
+  EXPECT_EQ(default_chunk(false, true, false, 16, 1 << 18, gpu), 128);
 }
 
 // Auto's rule (recur/evaluate.hpp), checked through recur::auto_policy and

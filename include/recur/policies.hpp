@@ -42,7 +42,8 @@ struct ScanAlongN {
   /// Terms a chunk; 0 chooses: 1024 on CPUs; on a GPU 512 for V whose rows
   /// are not contiguous (1024 for PowerSums where M <= 16) and 1024 for
   /// row-contiguous V, shortened (down to 128) for small M x N so that the
-  /// GPU has a chunk for every eighth of the threads it holds at once.
+  /// GPU has a chunk for every eighth of the threads it holds at once
+  /// (PowerSums' column slices: every 32nd).
   int chunk = 0;
   static constexpr const char* name() { return "ScanAlongN"; }
 };

@@ -1152,18 +1152,19 @@ bool chained_scan_along_n(const ExecSpace& space, const std::string& label, cons
 // scan form that loads nothing) where M <= 16, 512 for the other column
 // slices; then halved, down to 128, until the call has a chunk for every
 // eighth of the threads the GPU holds at once (`threads`, the space's
-// concurrency). From a sweep of 128 to 2048 terms on an H100 at M = 16 and
-// 64, N = 2^12 to 2^24, float (docs/performance.md, "H100, 2026-12-07,
-// evening: ScanAlongN's chunk length by shape"): 512 everywhere took up to
-// 2.5 times the best length's time where M x N is small; this rule is
-// within 10 % of the best in 80 of the 84 cells (the others: power sums'
-// column slices at M x N = 2^20 to 2^24, up to 23 %, and one cell at
-// 10.1 %). Never more than N.
+// concurrency), for power sums' column slices every 32nd. From a sweep of
+// 128 to 2048 terms on an H100 at M = 16 and 64, N = 2^12 to 2^24, float,
+// run twice (docs/performance.md, "H100, 2026-12-07, evening: ScanAlongN's
+// chunk length by shape"): 512 everywhere took up to 2.5 times the best
+// length's time where M x N is small; this rule is within 10 % of the best
+// in every cell but one (1.101), the old default in 30 of 84. Never more
+// than N.
 inline int default_chunk(bool host, bool rows, bool loads, std::int64_t M, int N, std::int64_t threads) {
   int L = 1024;
   if (!host) {
-    const int base            = rows || (!loads && M <= 16) ? 1024 : 512;
-    const std::int64_t chunks = std::max<std::int64_t>(1, threads / 8);
+    const bool sums_columns   = !rows && !loads;
+    const int base            = rows || (sums_columns && M <= 16) ? 1024 : 512;
+    const std::int64_t chunks = std::max<std::int64_t>(1, threads / (sums_columns ? 32 : 8));
     L = 128;
     while (L < base && std::int64_t(2 * L) * chunks <= M * std::int64_t(N)) L *= 2;
   }
