@@ -760,18 +760,9 @@ struct LaneSet {
   Vec<E> x[G];
   Lanes<W> a0[G], a1[G];
   __m256i ev[G];
-  // Float steps taken by step_in_double (products alone whose rows may
-  // reach subnormal numbers): those from column double_from on, set by
-  // start() where a lane's |x| is below the kernel's subnormal_floor (else
-  // `never`). in_double: whether the next step is one; advance(scan, col)
-  // sets it, and so do callers that step a vector at a time. (All of a
-  // row's steps in double took float Monomials rows 3 times as long in
-  // LayoutRight, the conversions' latency in every step's chain:
-  // docs/performance.md, "CPU, 2026-12-07, evening".)
-  static constexpr bool may_double = std::is_same_v<W, float> && !power_sums;
-  static constexpr int never       = 1 << 30;
-  bool in_double                   = false;
-  int double_from                  = never;
+  // Float steps taken by step_in_double: a lane's |x| is below the kernel's
+  // subnormal_floor (products alone whose rows may reach subnormal numbers).
+  bool in_double = false;
 
   // The u0 of R rows' lanes where Scan has a prefactor (else nothing).
   template <int R>
@@ -801,42 +792,15 @@ struct LaneSet {
       ev[g] = _mm256_setzero_si256();
       if constexpr (has_prefactor_v<Scan>) a0[g] = first[g];
     });
-    if constexpr (may_double) {
-      in_double   = false;
-      double_from = never;
+    if constexpr (std::is_same_v<W, float> && !power_sums) {
+      in_double = false;
       if (scan.subnormal_floor > 0) {
         const Vec<float> floor = splat(scan.subnormal_floor);
-        bool below             = false;
         each<G>([&](auto g) RECUR_LANES_INLINE {
-          below = below || any((x[g] < floor) & (x[g] > -floor));
+          in_double = in_double || any((x[g] < floor) & (x[g] > -floor));
         });
-        if (below) double_from = first_subnormal_step(scan);
       }
     }
-  }
-  // The first column whose step may meet a subnormal number, for lanes
-  // with a |x| below the kernel's subnormal_floor: with p_0 = 1 and least,
-  // the smallest nonzero |x|, |p_n| >= (min |a| least)^n, normal with a
-  // binade to spare while n < 125 / log2(1 / (min |a| least)), where
-  // min |a| = 2^(-126 / steps) / subnormal_floor (make_kernel). Lanes at 0
-  // stay 0 (never subnormal). Only the speed depends on it: both steps give
-  // the same bits.
-  RECUR_LANES_INLINE int first_subnormal_step(const Scan& scan) const {
-    const float floor = scan.subnormal_floor;
-    float least       = floor;
-    each<G>([&](auto g) RECUR_LANES_INLINE {
-      alignas(32) float m[L];
-      unpack(x[g], m);
-      for (int l = 0; l < L; ++l) {
-        const float a = std::fabs(m[l]);
-        if (a > 0 && a < least) least = a;
-      }
-    });
-    if (!(least < floor)) return never;
-    const double steps = double(scan.coefficients.extent(0));
-    const double t     = 126.0 / steps - std::log2(double(least) / double(floor));  // > 0
-    const double n     = 125.0 / t;
-    return n < 1 ? 1 : n >= double(never) ? never : int(n);
   }
   // A kernel with a prefactor: the u0 of ThreeTermKernel::start for the
   // rows [i0, i0 + C L) into first[0 .. C - 1], for LaneSet::start, all
@@ -1111,7 +1075,6 @@ struct LaneSet {
   }
   template <bool Exact>
   RECUR_LANES_INLINE void advance(const Scan& scan, int col) {
-    if constexpr (may_double) in_double = col >= double_from;
     const auto* const k = coefficients(scan, col);
     each<G>([&](auto g) RECUR_LANES_INLINE { advance<Exact, g>(scan, k); });
   }
@@ -1172,20 +1135,6 @@ struct LaneSet {
         const __m256 plain = _mm256_castsi256_ps(_mm256_cmpeq_epi32(ev[g], _mm256_setzero_si256()));
         a1[g] = Vec<float>(_mm256_andnot_ps(_mm256_and_ps(tiny, plain), __m256(a1[g])));
       });
-    }
-  }
-  // Float lanes with steps in double, at a check: where every lane's two
-  // states are 0 or NaN, the later steps' products meet no subnormal
-  // number (0 and NaN stay so), so that the float steps resume.
-  RECUR_LANES_INLINE void resume_float_steps() {
-    if constexpr (may_double) {
-      if (double_from == never) return;
-      const Vec<float> zero{};
-      bool live = false;
-      each<G>([&](auto g) RECUR_LANES_INLINE {
-        live = live || any((a0[g] < zero) | (a0[g] > zero) | (a1[g] < zero) | (a1[g] > zero));
-      });
-      if (!live) double_from = never;
     }
   }
   // Float lanes: vector g's lanes past the limit scaled (lane by lane where
@@ -1277,7 +1226,6 @@ __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, c
         const int col = c0 + c;
         if (!Full && c >= width) return;
         if (col > 0) {
-          if constexpr (Set::may_double) set.in_double = col >= set.double_from;
           each<U>([&](auto u) RECUR_LANES_INLINE {
             if constexpr (Set::power_sums) {
               set.template advance<decltype(exact_c)::value, u>(scan, k);
@@ -1288,7 +1236,6 @@ __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, c
         }
         if (col > 0 && col % P == 0) {  // the check, before the column is stored
           set.drop_tiny_powers();
-          set.resume_float_steps();
           if (set.over(limit)) {
             if constexpr (Set::scales) {
               set.template scale<0>(limit);
@@ -1477,7 +1424,6 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
       col = end;
       set.template advance<true>(scan, col);
       set.drop_tiny_powers();
-      set.resume_float_steps();
       over = set.over(limit);
       if constexpr (!Set::scales) {
         if (over) over = set.over_own(limit, rules);
