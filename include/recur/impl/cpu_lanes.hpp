@@ -740,6 +740,12 @@ StepRules step_rules(const Scan& scan, int N) {
   return rules;
 }
 
+// How LaneSet's float lanes take a step: in double where in_double says so
+// (by_flag), or in float alone (plain).
+enum class StepKind { by_flag, plain };
+template <StepKind Kind>
+using step_kind = std::integral_constant<StepKind, Kind>;
+
 // G vectors of lanes of Scan from row i0 on (8 or 4 lanes each): x, the
 // states (u0 = p_n in a0, u1 = p_{n-1} in a1) and, for float lanes, each
 // lane's binary exponent (Scaled), with the lanes' operations, each vector
@@ -760,9 +766,23 @@ struct LaneSet {
   Vec<E> x[G];
   Lanes<W> a0[G], a1[G];
   __m256i ev[G];
-  // Float steps taken by step_in_double: a lane's |x| is below the kernel's
-  // subnormal_floor (products alone whose rows may reach subnormal numbers).
-  bool in_double = false;
+  // Float steps taken by step_in_double (products alone whose rows may
+  // reach subnormal numbers): those from column double_from on, set by
+  // start() where a lane's |x| is below the kernel's subnormal_floor (else
+  // `never`); in_double: whether the next step is one (advance(scan, col)
+  // sets it, and so do the loops that step a vector at a time). Every step
+  // of such rows in double took float Monomials rows 3 times as long in
+  // LayoutRight: the conversions' latency is in every step's chain. The
+  // loops of rows() and rows_by_units() choose, a run of steps at a time,
+  // between steps that look at in_double (StepKind::by_flag) and float steps
+  // alone (plain), so that the rows of other families run loops without the
+  // flag (docs/performance.md, "CPU, 2026-12-07, night").
+  static constexpr bool may_double = std::is_same_v<W, float> && !power_sums;
+  static constexpr int never       = 1 << 30;
+  bool in_double                   = false;
+  int double_from                  = never;
+  // Whether a step to a column before `end` may be one in double.
+  RECUR_LANES_INLINE bool doubles_before(int end) const { return may_double && double_from < end; }
 
   // The u0 of R rows' lanes where Scan has a prefactor (else nothing).
   template <int R>
@@ -792,14 +812,55 @@ struct LaneSet {
       ev[g] = _mm256_setzero_si256();
       if constexpr (has_prefactor_v<Scan>) a0[g] = first[g];
     });
-    if constexpr (std::is_same_v<W, float> && !power_sums) {
-      in_double = false;
+    if constexpr (may_double) {
+      in_double   = false;
+      double_from = never;
       if (scan.subnormal_floor > 0) {
         const Vec<float> floor = splat(scan.subnormal_floor);
+        bool below             = false;
         each<G>([&](auto g) RECUR_LANES_INLINE {
-          in_double = in_double || any((x[g] < floor) & (x[g] > -floor));
+          below = below || any((x[g] < floor) & (x[g] > -floor));
         });
+        if (below) double_from = first_subnormal_step(scan);
       }
+    }
+  }
+  // The first column whose step may meet a subnormal number, for lanes
+  // with a |x| below the kernel's subnormal_floor: with p_0 = 1 and least,
+  // the smallest nonzero |x|, |p_n| >= (min |a| least)^n, normal with a
+  // binade to spare while n < 125 / log2(1 / (min |a| least)), where
+  // min |a| = 2^(-126 / steps) / subnormal_floor (make_kernel). Lanes at 0
+  // stay 0 (never subnormal). Only the speed depends on it: both steps give
+  // the same bits.
+  RECUR_LANES_INLINE int first_subnormal_step(const Scan& scan) const {
+    const float floor = scan.subnormal_floor;
+    float least       = floor;
+    each<G>([&](auto g) RECUR_LANES_INLINE {
+      alignas(32) float m[L];
+      unpack(x[g], m);
+      for (int l = 0; l < L; ++l) {
+        const float a = std::fabs(m[l]);
+        if (a > 0 && a < least) least = a;
+      }
+    });
+    if (!(least < floor)) return never;
+    const double steps = double(scan.coefficients.extent(0));
+    const double t     = 126.0 / steps - std::log2(double(least) / double(floor));  // > 0
+    const double n     = 125.0 / t;
+    return n < 1 ? 1 : n >= double(never) ? never : int(n);
+  }
+  // Float lanes with steps in double, at a check: where every lane's two
+  // states are 0 or NaN, the later steps' products meet no subnormal
+  // number (0 and NaN stay so), so that the float steps resume.
+  RECUR_LANES_INLINE void resume_float_steps() {
+    if constexpr (may_double) {
+      if (double_from == never) return;
+      const Vec<float> zero{};
+      bool live = false;
+      each<G>([&](auto g) RECUR_LANES_INLINE {
+        live = live || any((a0[g] < zero) | (a0[g] > zero) | (a1[g] < zero) | (a1[g] > zero));
+      });
+      if (!live) double_from = never;
     }
   }
   // A kernel with a prefactor: the u0 of ThreeTermKernel::start for the
@@ -1050,7 +1111,7 @@ struct LaneSet {
   // One step of vector g by coefficients k[0] (power sums: PowerSumsScan::
   // advance, (sum, x^n) -> (sum + x^n x, x^(n+1))); Exact: with step()'s
   // rule for f = 0.
-  template <bool Exact, int g, class K>
+  template <bool Exact, int g, StepKind Kind = StepKind::by_flag, class K>
   RECUR_LANES_INLINE void advance(const Scan& scan, const K* k) {
     if constexpr (power_sums) {
       const Vec<E> power = a1[g] * x[g];
@@ -1064,8 +1125,12 @@ struct LaneSet {
       if constexpr (std::is_same_v<W, DoubleDouble>) {
         next = step(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
       } else if constexpr (std::is_same_v<W, float>) {
-        next = in_double ? step_in_double<Exact>(ka, kb, kc, x[g], a0[g], a1[g])
-                         : step<Exact>(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
+        if constexpr (Kind == StepKind::by_flag) {
+          next = in_double ? step_in_double<Exact>(ka, kb, kc, x[g], a0[g], a1[g])
+                           : step<Exact>(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
+        } else {
+          next = step<Exact>(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
+        }
       } else {
         next = step<Exact>(ka, kb, kc, x[g], a0[g], a1[g], scan.zero_b);
       }
@@ -1073,10 +1138,11 @@ struct LaneSet {
       a0[g] = next;
     }
   }
-  template <bool Exact>
+  template <bool Exact, StepKind Kind = StepKind::by_flag>
   RECUR_LANES_INLINE void advance(const Scan& scan, int col) {
+    if constexpr (may_double && Kind == StepKind::by_flag) in_double = col >= double_from;
     const auto* const k = coefficients(scan, col);
-    each<G>([&](auto g) RECUR_LANES_INLINE { advance<Exact, g>(scan, k); });
+    each<G>([&](auto g) RECUR_LANES_INLINE { advance<Exact, g, Kind>(scan, k); });
   }
   // Whether a lane of vector g, or of any, is past `limit` (where the
   // checks scale the float lanes and stop the others: lane_limit's for
@@ -1218,24 +1284,28 @@ __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, c
     __m256 factor[3];
     // Columns [c0, c0 + C), Full, else [c0, c0 + width), stored value by
     // value, plainly.
-    const auto block = [&](int c0, int width, auto full_c, auto exact_c) RECUR_LANES_INLINE {
-      constexpr bool Full = decltype(full_c)::value;
+    const auto block = [&](int c0, int width, auto full_c, auto exact_c, auto kind_c) RECUR_LANES_INLINE {
+      constexpr bool Full     = decltype(full_c)::value;
+      constexpr StepKind Kind = decltype(kind_c)::value;
+      constexpr bool by_flag  = Set::may_double && Kind == StepKind::by_flag;
       Row v[VR][C] = {};  // (a partial block's last columns unused)
       const auto* const k = Set::coefficients(scan, c0 + 1);  // k[c - 1]: to column c0 + c
       each<C>([&](auto c) RECUR_LANES_INLINE {
         const int col = c0 + c;
         if (!Full && c >= width) return;
         if (col > 0) {
+          if constexpr (by_flag) set.in_double = col >= set.double_from;
           each<U>([&](auto u) RECUR_LANES_INLINE {
             if constexpr (Set::power_sums) {
-              set.template advance<decltype(exact_c)::value, u>(scan, k);
+              set.template advance<decltype(exact_c)::value, u, Kind>(scan, k);
             } else {
-              set.template advance<decltype(exact_c)::value, u>(scan, k + (c - 1));
+              set.template advance<decltype(exact_c)::value, u, Kind>(scan, k + (c - 1));
             }
           });
         }
         if (col > 0 && col % P == 0) {  // the check, before the column is stored
           set.drop_tiny_powers();
+          if constexpr (by_flag) set.resume_float_steps();
           if (set.over(limit)) {
             if constexpr (Set::scales) {
               set.template scale<0>(limit);
@@ -1293,14 +1363,24 @@ __attribute__((noinline)) int rows_by_units(const Scan& scan, const XView& xv, c
         });
       });
     };
-    using yes = std::true_type;
-    using no  = std::false_type;
+    using yes   = std::true_type;
+    using no    = std::false_type;
+    using plain = step_kind<StepKind::plain>;
     for (int c0 = 0; c0 < N && c0 <= stop; c0 += C) {
       const int width = N - c0 < C ? N - c0 : C;
+      if constexpr (Set::may_double) {
+        // Steps that may be in double: exact ones (the same bits), looking
+        // at the flag.
+        if (set.doubles_before(c0 + width)) {
+          using by_flag = step_kind<StepKind::by_flag>;
+          width == C ? block(c0, C, yes{}, yes{}, by_flag{}) : block(c0, width, no{}, yes{}, by_flag{});
+          continue;
+        }
+      }
       if (zero_rule || !Set::inexact) {
-        width == C ? block(c0, C, yes{}, yes{}) : block(c0, width, no{}, yes{});
+        width == C ? block(c0, C, yes{}, yes{}, plain{}) : block(c0, width, no{}, yes{}, plain{});
       } else if constexpr (Set::inexact) {
-        width == C ? block(c0, C, yes{}, no{}) : block(c0, width, no{}, no{});
+        width == C ? block(c0, C, yes{}, no{}, plain{}) : block(c0, width, no{}, no{}, plain{});
       }
     }
     set.unpack_to(&u0[8 * unit], &u1[8 * unit]);
@@ -1390,20 +1470,28 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
     const auto run = [&](int begin, int end) RECUR_LANES_INLINE {
       using yes          = std::true_type;
       using no           = std::false_type;
-      const auto between = [&](auto stream_c, auto scaled_c, auto exact_c) RECUR_LANES_INLINE {
+      const auto between = [&](auto stream_c, auto scaled_c, auto exact_c, auto kind_c) RECUR_LANES_INLINE {
         store_column(begin, stream_c, scaled_c);
         for (int col = begin + 1; col < end; ++col) {
-          set.template advance<decltype(exact_c)::value>(scan, col);
+          set.template advance<decltype(exact_c)::value, decltype(kind_c)::value>(scan, col);
           store_column(col, stream_c, scaled_c);
         }
       };
       const auto with = [&](auto stream_c) RECUR_LANES_INLINE {
+        if constexpr (Set::may_double) {  // (float lanes: exact steps, zero_rule)
+          if (set.doubles_before(end)) {
+            using by_flag = step_kind<StepKind::by_flag>;
+            scaled ? between(stream_c, yes{}, yes{}, by_flag{}) : between(stream_c, no{}, yes{}, by_flag{});
+            return;
+          }
+        }
+        using plain = step_kind<StepKind::plain>;
         if (scaled) {
-          if constexpr (Set::scales) between(stream_c, yes{}, yes{});
+          if constexpr (Set::scales) between(stream_c, yes{}, yes{}, plain{});
         } else if (zero_rule) {
-          between(stream_c, no{}, yes{});
+          between(stream_c, no{}, yes{}, plain{});
         } else {
-          if constexpr (Set::inexact && !Set::scales) between(stream_c, no{}, no{});
+          if constexpr (Set::inexact && !Set::scales) between(stream_c, no{}, no{}, plain{});
         }
       };
       stream ? with(yes{}) : with(no{});
@@ -1424,6 +1512,7 @@ int rows(const Scan& scan, const XView& xv, const VView& V, std::int64_t i0, int
       col = end;
       set.template advance<true>(scan, col);
       set.drop_tiny_powers();
+      set.resume_float_steps();
       over = set.over(limit);
       if constexpr (!Set::scales) {
         if (over) over = set.over_own(limit, rules);
