@@ -199,6 +199,14 @@ TYPED_TEST(Policies, ThreadPerXVectorsEqualScalarLanesAtTheEdges) {
     expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::HermiteENormalized{},
                                                           (1 << 17) + 3, N);
   }
+  // Few rows: V's last rows in blocks of half (and a quarter of) the
+  // vectors' block where those take them (LockstepRows::tail), the rest lane
+  // by lane.
+  for (int M : {16, 21, 51}) {
+    expect_vectors_equal_scalar_lanes<C, recur::Fast>(recur::HermiteE{}, M, 100);
+    expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::LegendreNormalized{}, M, 33);
+    expect_vectors_equal_scalar_lanes<C, recur::Fast>(recur::PowerSums{}, M, 100);
+  }
   expect_vectors_equal_scalar_lanes<C, recur::Fast>(recur::HermiteE{}, (1 << 17) + 3, 48);
   expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::PowerSums{}, (1 << 17) + 3, 48);
   // Long rows of families whose coefficients grow: the vectors' limits are

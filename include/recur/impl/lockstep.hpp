@@ -8,6 +8,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -201,12 +202,41 @@ struct LockstepRows {
       const std::int64_t blocks = (M + B - 1) / B;
       const std::int64_t first  = item * blocks_per_item;
       const std::int64_t last   = first + blocks_per_item < blocks ? first + blocks_per_item : blocks;
-      for (std::int64_t block = first; block < last; ++block)
-        rows_of(block * B, M - block * B < B ? int(M - block * B) : B);
+      for (std::int64_t block = first; block < last; ++block) {
+        const std::int64_t i0 = block * B;
+        if (M - i0 >= B) {
+          rows_of(i0, B);
+        } else {
+          tail(i0, int(M - i0));
+        }
+      }
 #ifdef RECUR_IMPL_CPU_LANES
       if (stream) _mm_sfence();
 #endif
     }
+  }
+
+  // CPUs: rows [i0, i0 + rows), fewer than B (V's last rows), in blocks of
+  // B / 2, B / 4, ... rows where the vectors take such blocks, the rest
+  // lane by lane. Lane by lane alone (B's lanes, some idle), float Fast
+  // rows at M = 16, N = 2^20 took 80 ms in LayoutRight against 16 for
+  // Accurate's double vectors of 16 rows (docs/performance.md, "CPU,
+  // 2026-12-07, night: few rows").
+  KOKKOS_FUNCTION void tail(std::int64_t i0, int rows) const {
+#ifdef RECUR_IMPL_CPU_LANES
+    if constexpr (!Packed && B % 2 == 0 && cpu_lanes::runs<Scan, B / 2>) {
+      const LockstepRows<B / 2, Packed, T, Scan, XView, VView> half{
+          scan, x, V, stream && streams(V, B / 2), 1, 0, rules};
+      if (rows >= B / 2) {
+        half.rows_of(i0, B / 2);
+        i0 += B / 2;
+        rows -= B / 2;
+      }
+      if (rows > 0) half.tail(i0, rows);
+      return;
+    }
+#endif
+    rows_of(i0, rows);
   }
 
   // Rows [i0, i0 + rows), rows <= B.
@@ -366,15 +396,18 @@ void lockstep_rows(const ExecSpace& space, const std::string& label, const XView
   // needs the warps more (H200: 2.63 against 2.72 ms, docs/performance.md).
   using Bounds = std::conditional_t<!host && std::is_same_v<typename Scan::number_type, DoubleDouble>,
                                     Kokkos::LaunchBounds<256, 3>, Kokkos::LaunchBounds<>>;
-  // CPUs: 64 blocks a work item (one store fence each, operator() above).
-  const std::int64_t per_item = host ? 64 : 1;
+  // CPUs: 64 blocks a work item (one store fence each, operator() above),
+  // fewer where that would leave threads without one (few long rows).
+  const std::int64_t blocks   = (M + B - 1) / B;
+  const std::int64_t per_item =
+      host ? std::clamp<std::int64_t>(blocks / std::max(1, int(space.concurrency())), 1, 64) : 1;
   // GPUs: rows [0, head) before the first warp-run boundary of column 0
   // (stores.hpp), in blocks of their own; one more block where B does not
   // divide head.
   const std::int64_t head =
       host ? 0 : std::min<std::int64_t>(M, aligned_run_offset(V.data()));
   const std::int64_t items =
-      host ? ((M + B - 1) / B + per_item - 1) / per_item
+      host ? (blocks + per_item - 1) / per_item
            : (M - head + B - 1) / B + (head + B - 1) / B;
   StepRules rules;
 #ifdef RECUR_IMPL_CPU_LANES
