@@ -776,7 +776,8 @@ struct LaneSet {
   // loops of rows() and rows_by_units() choose, a run of steps at a time,
   // between steps that look at in_double (StepKind::by_flag) and float steps
   // alone (plain), so that the rows of other families run loops without the
-  // flag (docs/performance.md, "CPU, 2026-12-07, night").
+  // flag (docs/performance.md, "CPU, 2026-12-07, night: Monomials' steps in
+  // double, chosen a run of steps at a time").
   static constexpr bool may_double = std::is_same_v<W, float> && !power_sums;
   static constexpr int never       = 1 << 30;
   bool in_double                   = false;
