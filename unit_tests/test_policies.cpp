@@ -202,7 +202,7 @@ TYPED_TEST(Policies, ThreadPerXVectorsEqualScalarLanesAtTheEdges) {
   // Few rows: V's last rows in blocks of half (and a quarter of) the
   // vectors' block where those take them (LockstepRows::tail), the rest lane
   // by lane.
-  for (int M : {16, 21, 51}) {
+  for (int M : {16, 21, 24, 51}) {
     expect_vectors_equal_scalar_lanes<C, recur::Fast>(recur::HermiteE{}, M, 100);
     expect_vectors_equal_scalar_lanes<C, recur::Accurate>(recur::LegendreNormalized{}, M, 33);
     expect_vectors_equal_scalar_lanes<C, recur::Fast>(recur::PowerSums{}, M, 100);
