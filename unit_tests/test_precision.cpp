@@ -344,4 +344,65 @@ TEST(PrecisionLimits, FastFloatRowsNearTheScalingLimits) {
   fast_float_near_the_limits<recur::Laguerre, Kokkos::LayoutLeft>(recur::Laguerre{});
 }
 
+// Long rows at a double root of the recurrence's limit: x = ±1 for the
+// Jacobi-type families, x = 0 for Laguerre. There a recurrence in V's own
+// type drifts from the value exponentially in √ε n (float Legendre: 1.6 % at
+// N = 10^4, overflow near 1.6·10^6; docs/accuracy.md, "At x = ±1 over long
+// rows"). Accurate holds float rows to a few units in the last place and
+// double rows to double's, against the closed forms p_n(1) = (α + 1)_n / n!
+// (Jacobi), (2λ)_n / n! (Gegenbauer), (α + 1)_n / n! (Laguerre at 0), made
+// in long double; Fast double stays within its documented 1e-16 N².
+template <class Family>
+void endpoint_rows(const Family& family, double x0, double shift_up, double shift_down) {
+  const int N = 100000;
+  // p_n(x0) = (shift_up + 1)_n / n!, p_n(-x0) = (-1)^n (shift_down + 1)_n / n!.
+  std::vector<long double> up(N), down(N);
+  up[0] = down[0] = 1;
+  for (int n = 1; n < N; ++n) {
+    up[n]   = up[n - 1] * ((n + (long double)shift_up) / n);
+    down[n] = -down[n - 1] * ((n + (long double)shift_down) / n);
+  }
+  const int rows = x0 == 0 ? 1 : 2;
+  const auto reference = [&](int i, int n) { return double(i == 0 ? up[n] : down[n]); };
+  const auto worst = [&](const auto& V) {
+    double w = 0;
+    for (int i = 0; i < rows; ++i)
+      for (int n = 0; n < N; ++n) {
+        const double r = reference(i, n), got = double(V(i, n));
+        const double e = std::isfinite(got) ? std::fabs(got - r) / std::fabs(r) : INFINITY;
+        w = std::max(w, e);
+      }
+    return w;
+  };
+  std::vector<double> xd = {x0, -x0};
+  std::vector<float> xf = {float(x0), float(-x0)};
+  xd.resize(rows);
+  xf.resize(rows);
+  const auto x  = to_device<Kokkos::View<double*, Space>>(xd);
+  const auto y  = to_device<Kokkos::View<float*, Space>>(xf);
+  const auto each_policy = [&](auto policy, const char* name) {
+    Matrix<double> D("D", rows, N), E("E", rows, N);
+    Matrix<float> F("F", rows, N);
+    recur::evaluate(Space{}, family, x, D, policy);
+    recur::evaluate(Space{}, family, y, F, policy);
+    recur::evaluate(Space{}, family, x, E, policy, recur::Fast{});
+    const std::string what = std::string(Family::name()) + " " + name + " at x = " + std::to_string(x0);
+    EXPECT_LE(worst(to_host(D)), 4e-15) << what << ", double Accurate";
+    EXPECT_LE(worst(to_host(F)), 2.4e-7) << what << ", float Accurate";
+    EXPECT_LE(worst(to_host(E)), 1e-16 * double(N) * N) << what << ", double Fast";
+  };
+  // (ScanAlongN composed such rows' transfer matrices 6e7 times too large at
+  // N = 2^24 before it carried them in differences: scan_along_n.hpp.)
+  each_policy(recur::ThreadPerX{}, "ThreadPerX");
+  each_policy(recur::ScanAlongN{}, "ScanAlongN");
+  each_policy(recur::Auto{}, "Auto");
+}
+
+TEST(PrecisionLimits, LongRowsAtTheEndpoints) {
+  endpoint_rows(recur::Legendre{}, 1, 0, 0);
+  endpoint_rows(recur::Jacobi{0.5, -0.5}, 1, 0.5, -0.5);
+  endpoint_rows(recur::Gegenbauer{1.5}, 1, 2, 2);  // (2λ)_n / n! = (3)_n / n!
+  endpoint_rows(recur::Laguerre{}, 0, 0, 0);
+}
+
 }  // namespace precision_test

@@ -103,6 +103,91 @@ KOKKOS_FORCEINLINE_FUNCTION Transfer<W> compose(const Transfer<W>& later,
   return {apply(later, earlier.c0), apply(later, earlier.c1)};
 }
 
+// The basis of a row's transfer matrices and chunk states. Where the steps
+// tend to a double root (ThreeTermKernel::double_roots: p_n(1) = 1 for
+// Legendre at every n), the transfer matrix of L steps is close to a Jordan
+// block with entries of size L, and its entries' rounding splits the double
+// eigenvalue by about L sqrt(eps): a row at x = 1 composed over 2^24 terms
+// came out 6e7 times too large in double working numbers (float results,
+// Accurate), while the recurrence itself holds it to an ulp
+// (docs/accuracy.md, "At x = ±1 over long rows"). Rows within 2^-10 of such
+// a point x0 therefore carry the state (p_n, d_n), d_n = p_n - sigma p_{n-1}
+// (sigma = 1 at x0 = 1 and 0, -1 at x0 = -1), through the same recurrence
+// written in differences:
+//   d_{n+1} = g p_n + sigma c d_n,  p_{n+1} = sigma p_n + d_{n+1},
+//   g = f - sigma (1 + c) = a (x - x0) + e,  e = a x0 + b - sigma (1 + c),
+// where e is formed from the table's a, b, c with its cancellation exact
+// ((a - 1) - c, Sterbenz), so that at x = x0 the matrix keeps its exact
+// zero below the diagonal and composing never splits the root. Passes 1 and
+// 2 run in that basis; pass 3 turns each start back into (p_n, p_{n-1}) and
+// runs the recurrence as every policy does. Double-double working numbers
+// (Accurate double) keep (p_n, p_{n-1}): their rounding is far below the
+// split at any N.
+struct Basis {
+  int sigma = 0;  // 0: (p_n, p_{n-1})
+  double x0 = 0;
+};
+inline constexpr double difference_band = 0x1p-10;
+// (Scan forms with a member double_roots: ThreeTermKernel and the one
+// pass's RoundScan over it.)
+template <class Scan, class = void>
+struct has_double_roots : std::false_type {};
+template <class Scan>
+struct has_double_roots<Scan, std::void_t<decltype(std::declval<const Scan&>().double_roots)>>
+    : std::true_type {};
+template <class Scan>
+KOKKOS_FORCEINLINE_FUNCTION Basis transfer_basis(const Scan& scan, double x) {
+  if constexpr (has_double_roots<Scan>::value &&
+                std::is_floating_point_v<typename Scan::number_type>) {
+    if (scan.double_roots == DoubleRoots::at_plus_minus_1) {
+      if (kokkos_math::fabs(x - 1) <= difference_band) return {1, 1.0};
+      if (kokkos_math::fabs(x + 1) <= difference_band) return {-1, -1.0};
+    } else if (scan.double_roots == DoubleRoots::at_0) {
+      if (kokkos_math::fabs(x) <= difference_band) return {1, 0.0};
+    }
+  } else {
+    (void)scan, (void)x;
+  }
+  return {};
+}
+// A state from (p_n, p_{n-1}) into the row's basis, and back.
+// (p_n - sigma p_{n-1}, and sigma (p_n - d_n): exact at the root, where d_n
+// is small.)
+template <class W>
+KOKKOS_FORCEINLINE_FUNCTION Scaled<W> into_basis(const Basis& basis, Scaled<W> s) {
+  if constexpr (std::is_floating_point_v<W>) {
+    if (basis.sigma != 0) s.u1 = s.u0 - W(basis.sigma) * s.u1;
+  }
+  return s;
+}
+template <class W>
+KOKKOS_FORCEINLINE_FUNCTION Scaled<W> out_of_basis(const Basis& basis, Scaled<W> s) {
+  if constexpr (std::is_floating_point_v<W>) {
+    if (basis.sigma != 0) s.u1 = W(basis.sigma) * (s.u0 - s.u1);
+  }
+  return s;
+}
+// One step of the recurrence in differences (Basis) on a state (p, d).
+template <class W>
+struct DifferenceStep {
+  W g, sc, sigma;
+  template <class K>
+  KOKKOS_FORCEINLINE_FUNCTION DifferenceStep(const K& k, const Basis& basis, double x) {
+    sigma = W(basis.sigma);
+    // e = a x0 + b - sigma (1 + c): at x0 = 0, (b - 1) - c; at x0 = sigma,
+    // sigma ((a - 1) - c) + b. Each first difference is exact near the
+    // root (Sterbenz), so e is the table's own defect, rounded once.
+    const W e = basis.x0 == 0 ? (k.b - W(1)) - k.c : multiply_add(sigma, (k.a - W(1)) - k.c, k.b);
+    g  = multiply_add(k.a, W(x - basis.x0), e);
+    sc = sigma * k.c;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(Scaled<W>& s) const {
+    const W d = multiply_add(g, s.u0, sc * s.u1);
+    s.u0      = multiply_add(sigma, s.u0, d);
+    s.u1      = d;
+  }
+};
+
 // The transfer matrices m of steps [begin, end) at B values of x carried
 // across those steps, in lockstep (one load a step serves them all): each
 // column carried by the recurrence. The arithmetic is that of one x at a
@@ -112,8 +197,40 @@ KOKKOS_FORCEINLINE_FUNCTION Transfer<W> compose(const Transfer<W>& later,
 template <int U, int B, class Scan>
 KOKKOS_FUNCTION void carry_transfers(const Scan& scan, const double (&x)[B], int begin, int end,
                                      Transfer<typename Scan::number_type> (&m)[B]) {
-  bool every_step = false;
-  for (int r = 0; r < B; ++r) every_step = every_step || scan.checks_every_step(x[r]);
+  using W          = typename Scan::number_type;
+  bool every_step = false, differences = false;
+  Basis basis[B];
+  for (int r = 0; r < B; ++r) {
+    every_step  = every_step || scan.checks_every_step(x[r]);
+    basis[r]    = transfer_basis(scan, x[r]);
+    differences = differences || basis[r].sigma != 0;
+  }
+  const auto check = [&] {
+    for (int r = 0; r < B; ++r) {
+      keep_both_in_range(m[r].c0);
+      keep_both_in_range(m[r].c1);
+    }
+  };
+  if constexpr (std::is_floating_point_v<W> && !std::is_empty_v<typename Scan::step_type>) {
+    if (differences) {  // (rare: rows near a double root; the basis of each row)
+      for_steps<true, U>(
+          scan, begin, end, every_step,
+          [&](int, const typename Scan::step_type& k, auto block) {
+            for (int r = 0; r < B; ++r) {
+              if (basis[r].sigma != 0) {
+                const DifferenceStep<W> step(k, basis[r], x[r]);
+                step(m[r].c0);
+                step(m[r].c1);
+              } else {
+                scan.advance(x[r], k, m[r].c0, block);
+                scan.advance(x[r], k, m[r].c1, block);
+              }
+            }
+          },
+          check, [] { return true; });
+      return;
+    }
+  }
   for_steps<true, U>(
       scan, begin, end, every_step,
       [&](int, const typename Scan::step_type& k, auto block) {
@@ -122,16 +239,10 @@ KOKKOS_FUNCTION void carry_transfers(const Scan& scan, const double (&x)[B], int
           scan.advance(x[r], k, m[r].c1, block);
         }
       },
-      [&] {
-        for (int r = 0; r < B; ++r) {
-          keep_both_in_range(m[r].c0);
-          keep_both_in_range(m[r].c1);
-        }
-      },
-      [] { return true; });
+      check, [] { return true; });
 }
 // The transfer matrices of steps [begin, end): the images of the unit
-// states.
+// states (in each row's basis).
 template <int B, class Scan>
 KOKKOS_FUNCTION void chunk_transfers(const Scan& scan, const double (&x)[B], int begin, int end,
                                      Transfer<typename Scan::number_type> (&m)[B]) {
@@ -305,6 +416,7 @@ struct TopStarts {
   KOKKOS_FUNCTION void operator()(std::int64_t i) const {
     Scaled<W> s;
     scan.start(double(x(i)), s);
+    s = into_basis(transfer_basis(scan, double(x(i))), s);
     for (int b = 0; b < level.n; ++b) {
       states(level.at(i, b)) = s;
       s = apply(top(level.at(i, b)), s);
@@ -386,7 +498,7 @@ struct ChunkOutputs {
       // One row: the sequential form. (The lockstep form below with one
       // lane ran the CPU's passes up to 1.6 times slower.)
       const std::int64_t i = group.i0;
-      State s              = starts(level.at(i, group.c));
+      State s = out_of_basis(transfer_basis(scan, double(x(i))), starts(level.at(i, group.c)));
       V(i, begin)          = T(scan.output(s));
       advance_through<false>(scan, double(x(i)), begin, end - 1, s,
                       [&](int n, double value) { V(i, n) = T(value); });
@@ -401,7 +513,7 @@ struct ChunkOutputs {
     bool every_step = false;
     for (int r = 0; r < B; ++r) {
       xs[r]      = double(x(group.row(r)));
-      s[r]       = starts(level.at(group.row(r), group.c));
+      s[r]       = out_of_basis(transfer_basis(scan, xs[r]), starts(level.at(group.row(r), group.c)));
       every_step = every_step || scan.checks_every_step(xs[r]);
     }
     const auto is_plain = [&] {
@@ -474,7 +586,7 @@ struct StagedChunkOutputs {
       const std::int64_t i  = k % shape.M;
       const int c           = int(k / shape.M);
       xi                    = double(x(i));
-      s                     = starts(level.at(i, c));
+      s                     = out_of_basis(transfer_basis(scan, xi), starts(level.at(i, c)));
       begin                 = shape.begin(c);
       end                   = shape.end(c);
     }
@@ -925,6 +1037,7 @@ struct ChainedChunks {
         product = mats[(C - 1) * R + r];
         if (segment == 0) {
           scan.start(xi, start);
+          start = into_basis(transfer_basis(scan, xi), start);
           finish_row(here, product, start);
         } else {
           aggregates(here) = product;
@@ -995,8 +1108,8 @@ struct ChainedChunks {
       }
       team.team_barrier();
     }
-    // 3. The chunk's terms.
-    State s = starts[t];
+    // 3. The chunk's terms, from the start in (p_n, p_{n-1}).
+    State s = out_of_basis(transfer_basis(scan, xi), starts[t]);
     const auto put = [&](int n, double value) { store_result(V, i, n, T(value)); };
     if constexpr (Rows) {
       staged_terms(team, segment, block, begin, end, row, xi, c, s, at);

@@ -60,6 +60,8 @@ struct has_exponent<Family, std::void_t<decltype(std::declval<const Family&>().e
 // binary exponent, and values come out right wherever they are
 // representable (tested to |x| = 40, N = 10 000).
 struct NoPrefactor {};
+// Where a family's steps tend to a double root (ThreeTermKernel::double_roots).
+enum class DoubleRoots : unsigned char { none, at_plus_minus_1, at_0 };
 
 template <class W, class MemorySpace, class Prefactor = NoPrefactor>
 struct ThreeTermKernel {
@@ -82,6 +84,12 @@ struct ThreeTermKernel {
   // (cpu_lanes::step_in_double: the same bits, without the subnormal
   // multiplies' microcode assists).
   float subnormal_floor = 0;
+  // Where the steps tend to a double root (f_n -> ±(1 + c_n), c_n -> 1):
+  // at x = ±1 (Jacobi-type families: Legendre, Gegenbauer, Jacobi,
+  // Chebyshev, their orthonormal variants) or at x = 0 (Laguerre). There
+  // ScanAlongN carries rows near those points in differences
+  // (scan_along_n.hpp, transfer_basis).
+  DoubleRoots double_roots = DoubleRoots::none;
 
   static constexpr bool has_prefactor = !std::is_same_v<Prefactor, NoPrefactor>;
   // Step n needs coefficients(n); for_steps loads `lookahead` of them at once
@@ -228,7 +236,25 @@ struct TableFlags {
   bool tiny_a = false;  // |a| < 2^-60 at some step (ThreeTermKernel::zero_only_near_0)
   bool zero_c = true;   // c = 0 at every step
   double least_a = 0;   // min |a| over the steps (0 for none)
+  DoubleRoots double_roots = DoubleRoots::none;  // (ThreeTermKernel::double_roots)
 };
+// Where a family's steps tend to a double root, read from its last step (in
+// long double): f = a x + b reaching +(1 + c) at x = 1 and -(1 + c) at x = -1
+// within 1e-2 (Jacobi-type: exactly for P_n and T_n, as O(1/n^2) for the
+// rest), or +(1 + c) at x = 0 (Laguerre), with c > 1/4 (not Monomials,
+// whose roots are 0 and x). Rows of fewer than 10 terms: none.
+template <class Family>
+DoubleRoots double_roots_of(const Family& family, int N) {
+  if (N < 10) return DoubleRoots::none;
+  const ThreeTermCoefficients<long double> k = coefficients_in<long double>(family, N - 2);
+  const long double a = k.a, b = k.b, c = k.c;
+  if (!(c > 0.25L)) return DoubleRoots::none;
+  // (No lambda: nvcc takes lambdas for device code under relaxed constexpr.)
+  if (std::fabs(a + b - (1 + c)) <= 1e-2L && std::fabs(-a + b + (1 + c)) <= 1e-2L)
+    return DoubleRoots::at_plus_minus_1;
+  if (std::fabs(b - (1 + c)) <= 1e-2L) return DoubleRoots::at_0;
+  return DoubleRoots::none;
+}
 template <class W, class Family>
 TableFlags tabulate_coefficients(const Family& family, int N, ThreeTermCoefficients<W>* out) {
   using R = std::conditional_t<std::is_same_v<W, DoubleDouble>, Quad, long double>;
@@ -248,6 +274,7 @@ TableFlags tabulate_coefficients(const Family& family, int N, ThreeTermCoefficie
     const double a = std::fabs(double(leading(k.a)));
     flags.least_a  = n == 0 || a < flags.least_a ? a : flags.least_a;
   }
+  flags.double_roots = double_roots_of(family, N);
   return flags;
 }
 
@@ -343,11 +370,11 @@ auto make_kernel(const ExecSpace& space, const Family& family, int N) {
                               ? float(std::exp2(-126.0 / steps) / f.least_a)
                               : 0.0f;
     if constexpr (has_exponent<Family>::value) {
-      return ThreeTermKernel<W, MemorySpace, Family>{table.table, initial, family,
-                                                     f.large, f.zero_b, near_0, floor};
+      return ThreeTermKernel<W, MemorySpace, Family>{
+          table.table, initial, family, f.large, f.zero_b, near_0, floor, f.double_roots};
     } else {
-      return ThreeTermKernel<W, MemorySpace>{table.table, initial, {}, f.large, f.zero_b,
-                                             near_0, floor};
+      return ThreeTermKernel<W, MemorySpace>{table.table,   initial, {}, f.large, f.zero_b,
+                                             near_0, floor, f.double_roots};
     }
   }
 }
