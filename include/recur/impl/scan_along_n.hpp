@@ -193,16 +193,16 @@ struct DifferenceStep {
 // column carried by the recurrence. The arithmetic is that of one x at a
 // time, and where the checks fall changes no value (scan_form.hpp), so a
 // matrix does not depend on the other lanes. U: loads ahead (0: the scan
-// form's lookahead).
+// form's lookahead). basis: each row's (transfer_basis of its x, worked out
+// once by the caller: the one pass carries a chunk a round at a time).
 template <int U, int B, class Scan>
-KOKKOS_FUNCTION void carry_transfers(const Scan& scan, const double (&x)[B], int begin, int end,
+KOKKOS_FUNCTION void carry_transfers(const Scan& scan, const double (&x)[B],
+                                     const Basis (&basis)[B], int begin, int end,
                                      Transfer<typename Scan::number_type> (&m)[B]) {
-  using W          = typename Scan::number_type;
+  using W         = typename Scan::number_type;
   bool every_step = false, differences = false;
-  Basis basis[B];
   for (int r = 0; r < B; ++r) {
     every_step  = every_step || scan.checks_every_step(x[r]);
-    basis[r]    = transfer_basis(scan, x[r]);
     differences = differences || basis[r].sigma != 0;
   }
   const auto check = [&] {
@@ -247,9 +247,12 @@ template <int B, class Scan>
 KOKKOS_FUNCTION void chunk_transfers(const Scan& scan, const double (&x)[B], int begin, int end,
                                      Transfer<typename Scan::number_type> (&m)[B]) {
   using W = typename Scan::number_type;
-  for (int r = 0; r < B; ++r)
-    m[r] = {{constant<W>(1), constant<W>(0), 0}, {constant<W>(0), constant<W>(1), 0}};
-  carry_transfers<deep_lookahead<Scan>>(scan, x, begin, end, m);
+  Basis basis[B];
+  for (int r = 0; r < B; ++r) {
+    m[r]     = {{constant<W>(1), constant<W>(0), 0}, {constant<W>(0), constant<W>(1), 0}};
+    basis[r] = transfer_basis(scan, x[r]);
+  }
+  carry_transfers<deep_lookahead<Scan>>(scan, x, basis, begin, end, m);
 }
 // For power sums (1, 0) is a fixed point, so only the image of (0, 1) needs
 // the recurrence (the same operations as above, so the same values).
@@ -993,6 +996,7 @@ struct ChainedChunks {
     const int begin          = chunk < shape.C ? shape.begin(chunk) : shape.N;
     const int end            = chunk < shape.C ? shape.end(chunk) : shape.N;
     const double xi          = double(x(row_i));
+    const Basis basis        = transfer_basis(scan, xi);
     Transfer<W>* const mats  = at.mats;
     // 1. The chunk's transfer matrix (steps [begin, min(end, N - 1))).
     const int last_step = end < shape.N - 1 ? end : shape.N - 1;
@@ -1005,6 +1009,7 @@ struct ChainedChunks {
       // As chunk_transfers, a round at a time (the rounds start on its
       // blocks of check_period steps: the same values).
       const double xs[1] = {xi};
+      const Basis bases[1] = {basis};
       Transfer<W> m[1]   = {{{constant<W>(1), constant<W>(0), 0}, {constant<W>(0), constant<W>(1), 0}}};
       in_rounds(team, segment, begin, c, at.copies, [&](const auto& stepper, int offset) {
         int lo = begin + offset, hi = lo + stage < last_step ? lo + stage : last_step;
@@ -1016,7 +1021,7 @@ struct ChainedChunks {
         // right values; docs/performance.md).
         opaque(lo);
         opaque(hi);
-        if (row && lo < hi) carry_transfers<0>(stepper, xs, lo, hi, m);
+        if (row && lo < hi) carry_transfers<0>(stepper, xs, bases, lo, hi, m);
       });
       mats[t] = m[0];
     }
@@ -1037,7 +1042,7 @@ struct ChainedChunks {
         product = mats[(C - 1) * R + r];
         if (segment == 0) {
           scan.start(xi, start);
-          start = into_basis(transfer_basis(scan, xi), start);
+          start = into_basis(basis, start);
           finish_row(here, product, start);
         } else {
           aggregates(here) = product;
@@ -1109,7 +1114,7 @@ struct ChainedChunks {
       team.team_barrier();
     }
     // 3. The chunk's terms, from the start in (p_n, p_{n-1}).
-    State s = out_of_basis(transfer_basis(scan, xi), starts[t]);
+    State s = out_of_basis(basis, starts[t]);
     const auto put = [&](int n, double value) { store_result(V, i, n, T(value)); };
     if constexpr (Rows) {
       staged_terms(team, segment, block, begin, end, row, xi, c, s, at);
