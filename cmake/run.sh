@@ -37,7 +37,9 @@
 # RECUR_KOKKOS_ARCH (the Kokkos_ARCH_<name> of the Kokkos this builds: SKX by
 # default where this CPU has Skylake-X's AVX-512 and transactional memory,
 # else HSW where it has Haswell's instructions, AVX2 and FMA among them;
-# none for a build that runs on any x86-64).
+# none for a build that runs on any x86-64), RECUR_ARCH_FLAGS (compile options
+# recur adds to that architecture's; by default AVX-512's where the CPU has it
+# and Kokkos is built for HSW, below).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -74,6 +76,24 @@ host_kokkos_arch() {
   echo SKX
 }
 kokkos_arch=$(host_kokkos_arch)
+# What recur adds to that architecture (CMake's RECUR_ARCH_FLAGS): AVX-512 F,
+# CD, BW, DQ and VL where this CPU has them but Kokkos is built for HSW
+# because it lacks transactional memory (AMD Zen 4 and later): 32 vector
+# registers for the lanes, as SKX gives them (on this project's Zen 4 VM,
+# one thread in cache, double-double rows 1.3 times and double Fast rows 1.4
+# times as fast: docs/performance.md, "CPU, 2026-12-08: AVX-512 on AMD Zen 4").
+# $RECUR_ARCH_FLAGS, if set, instead (empty for none). Only with the Kokkos
+# built here: one named by Kokkos_ROOT brings its own flags.
+host_arch_flags() {
+  [ "$kokkos_arch" = HSW ] && [ -z "${Kokkos_ROOT:-}" ] || return 0
+  local flags
+  flags=$(grep -m 1 '^flags' /proc/cpuinfo 2>/dev/null) || return 0
+  for f in avx512f avx512cd avx512bw avx512dq avx512vl; do
+    [[ " $flags " == *" $f "* ]] || return 0
+  done
+  echo "-mavx512f -mavx512cd -mavx512bw -mavx512dq -mavx512vl"
+}
+arch_flags=${RECUR_ARCH_FLAGS-$(host_arch_flags)}
 # The vendor BLAS that Kokkos Kernels is built against where the machine has
 # it: Debian's OpenBLAS (libopenblas-dev); none otherwise, and Kokkos
 # Kernels' own kernels do the products.
@@ -262,7 +282,8 @@ build() {
     say "build/$preset was configured against another Kokkos: configuring it afresh"
     rm -f "$cache"
   fi
-  cmake --preset "$preset" -S "$root" "${python_arguments[@]}" > "$deps/configure-$preset.log" 2>&1 ||
+  cmake --preset "$preset" -S "$root" "${python_arguments[@]}" "-DRECUR_ARCH_FLAGS=$arch_flags" \
+    > "$deps/configure-$preset.log" 2>&1 ||
     { cat "$deps/configure-$preset.log" >&2; die "configuring the '$preset' preset failed"; }
   local targets=()
   [ $# -eq 0 ] || targets=(--target "$@")
@@ -288,7 +309,7 @@ asan() {
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=None \
     -DCMAKE_CXX_FLAGS="-O0 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize=alignment,null,vptr,pointer-overflow -fno-sanitize-recover=undefined" \
     -DRECUR_ENABLE_BENCHMARKS=OFF -DRECUR_ENABLE_EXAMPLES=OFF -DRECUR_ENABLE_MPI=OFF \
-    -DRECUR_ENABLE_PYTHON=OFF > "$deps/configure-asan.log" 2>&1 ||
+    -DRECUR_ENABLE_PYTHON=OFF "-DRECUR_ARCH_FLAGS=$arch_flags" > "$deps/configure-asan.log" 2>&1 ||
     { cat "$deps/configure-asan.log" >&2; die "configuring the sanitizer build failed"; }
   cmake --build "$build" -j "$jobs" --target recur_unit_tests recur_cli
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1} \
@@ -312,7 +333,7 @@ install_into() {
   fi
   cmake --preset "$preset" -S "$root" -B "$build" -DCMAKE_INSTALL_PREFIX="$prefix" \
     -DRECUR_ENABLE_TESTS=OFF -DRECUR_ENABLE_BENCHMARKS=OFF -DRECUR_ENABLE_EXAMPLES=OFF -DRECUR_ENABLE_PYTHON=OFF \
-    > "$deps/configure-install-$preset.log" 2>&1 ||
+    "-DRECUR_ARCH_FLAGS=$arch_flags" > "$deps/configure-install-$preset.log" 2>&1 ||
     { cat "$deps/configure-install-$preset.log" >&2; die "configuring the install build failed"; }
   cmake --build "$build" -j "$jobs"
   cmake --install "$build" > /dev/null

@@ -45,6 +45,16 @@ void print_configuration(std::ostream& out) {
 #else
       << "; precompiled evaluate instances off"
 #endif
+      // The host's vectors (impl/cpu_lanes.hpp's condition): 32 registers
+      // of AVX-512 let its blocks keep their states in registers.
+#if defined(__GNUC__) && defined(__AVX2__) && defined(__FMA__) && defined(__AVX512F__) && \
+    defined(__AVX512VL__)
+      << "; CPU vectors AVX2 and FMA with AVX-512's 32 registers"
+#elif defined(__GNUC__) && defined(__AVX2__) && defined(__FMA__)
+      << "; CPU vectors AVX2 and FMA"
+#else
+      << "; CPU vectors off (scalar lanes: build for AVX2 and FMA to have them)"
+#endif
       << '\n';
 }
 
