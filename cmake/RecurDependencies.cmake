@@ -15,6 +15,12 @@ if(SKBUILD AND NOT Kokkos_ROOT AND NOT DEFINED ENV{Kokkos_ROOT} AND NOT Kokkos_D
       message(FATAL_ERROR "recur: cmake/run.sh kokkos could not build Kokkos; set Kokkos_ROOT "
                           "to a Kokkos install (position-independent, or shared libraries)")
     endif()
+    # With that Kokkos, the flags run.sh's builds add to its architecture.
+    if(NOT RECUR_ARCH_FLAGS)
+      execute_process(COMMAND ${PROJECT_SOURCE_DIR}/cmake/run.sh arch-flags
+                      OUTPUT_VARIABLE recur_run_arch_flags OUTPUT_STRIP_TRAILING_WHITESPACE)
+      set_property(CACHE RECUR_ARCH_FLAGS PROPERTY VALUE "${recur_run_arch_flags}")
+    endif()
   endif()
 endif()
 find_package(Kokkos 3.4 REQUIRED)

@@ -10,6 +10,9 @@
 #   cmake/run.sh deps    only make sure the dependencies are there
 #   cmake/run.sh kokkos  only make sure Kokkos is there, and print its prefix
 #                        (what `pip install .` uses when no Kokkos is named)
+#   cmake/run.sh arch-flags  print what recur adds to that Kokkos' architecture
+#                        flags on this machine (RECUR_ARCH_FLAGS; `pip install .`
+#                        takes them with that Kokkos)
 #   cmake/run.sh install PREFIX  install recur (library, headers, the recur
 #                        command, CMake package) into PREFIX, and with it the
 #                        Kokkos and Kokkos Kernels it builds in .deps/, so that
@@ -349,6 +352,7 @@ mkdir -p "$deps"
 case "${1:-}" in
   deps) ensure_test_packages; ensure_kokkos; say "Kokkos_ROOT=$Kokkos_ROOT" ;;
   kokkos) ensure_kokkos; echo "$Kokkos_ROOT" ;;
+  arch-flags) echo "$arch_flags" ;;
   demo) build recur_demo; "$root/build/$preset/examples/recur_demo" ;;
   test) build; ctest --preset "$preset" ;;
   asan) asan ;;
@@ -357,5 +361,5 @@ case "${1:-}" in
   perf) build recur_perf
         "$root/build/$preset/perf_tests/recur_perf" \
           --benchmark_out="$root/build/$preset/perf.json" --benchmark_out_format=json ;;
-  *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
