@@ -4,6 +4,8 @@
 #ifndef RECUR_PERF_EVALUATE_HPP
 #define RECUR_PERF_EVALUATE_HPP
 
+#include "perf_support.hpp"
+
 #include <recur/ceiling.hpp>
 #include <recur/recur.hpp>
 
@@ -32,9 +34,7 @@ void evaluate(benchmark::State& state, Policy policy) {
       KOKKOS_LAMBDA(std::int64_t i) { x(i) = T(-1) + T(2) * T(i) / T(M); });
 
   const recur::StoreCeiling ceiling = recur::store_ceiling(space, V);
-  const double fill                 = ceiling.seconds;
   const double copy = recur::copy_seconds(space, V.data(), V.span() * sizeof(T));
-  std::vector<double> times;
   std::string label = std::is_same_v<Policy, recur::Auto>
                           ? recur::name(recur::auto_policy(space, Family{}, V))
                           : "";
@@ -45,21 +45,14 @@ void evaluate(benchmark::State& state, Policy policy) {
     state.SkipWithError(e.what());
     return;
   }
-  for (auto _ : state) {
-    space.fence();
-    Kokkos::Timer timer;
+  const PairedTimes t = run_paired(state, space, V, ceiling.method, [&] {
     recur::evaluate(space, Family{}, x, V, policy, Precision{});
-    space.fence();
-    times.push_back(timer.seconds());
-    state.SetIterationTime(times.back());
-  }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  const double median   = times[times.size() / 2];
-  const double gbs      = double(M * N + M) * sizeof(T) / median / 1e9;
-  const double fill_gbs = double(V.span()) * sizeof(T) / fill / 1e9;
-  state.counters["GBps"]      = gbs;
-  state.counters["fill_GBps"] = fill_gbs;
-  state.counters["of_fill"]   = gbs / fill_gbs;
+  });
+  // The bytes a call moves (V written, x read) over V's.
+  const double moved          = double(M * N + M) / double(V.span());
+  state.counters["GBps"]      = double(M * N + M) * sizeof(T) / t.seconds / 1e9;
+  state.counters["fill_GBps"] = double(V.span()) * sizeof(T) / t.ceiling_seconds / 1e9;
+  state.counters["of_fill"]   = moved * t.ceiling_over_call;
   state.counters["copy_GBps"] = 2 * double(V.span()) * sizeof(T) / copy / 1e9;
 }
 

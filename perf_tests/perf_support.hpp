@@ -9,11 +9,18 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 namespace recur_perf {
+
+inline double median(std::vector<double> values) {
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
 
 /// Times `operation` over the benchmark's iterations, after one warm-up call
 /// (coefficient tables, first-call setup), as manual time; returns the median.
@@ -29,8 +36,38 @@ double run(benchmark::State& state, const Space& space, const Operation& operati
     times.push_back(timer.seconds());
     state.SetIterationTime(times.back());
   }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
+  return median(times);
+}
+
+/// run()'s times, each timed call followed by one run of the ceiling's
+/// method (`method`, store_ceiling's winner) on the bytes of V
+/// (recur::store_seconds), so that each call is set against a ceiling of
+/// the same moment: a machine's store rate can change between one entry's
+/// ceiling and its calls (this project's AMD Zen 4 VM switched between
+/// about 28 and 54 GB/s over minutes, docs/performance.md, "CPU,
+/// 2026-12-08: AVX-512 on AMD Zen 4"). The medians of the calls' times,
+/// of the ceiling's and of the ratios ceiling / call.
+struct PairedTimes {
+  double seconds, ceiling_seconds, ceiling_over_call;
+};
+template <class Space, class View, class Operation>
+PairedTimes run_paired(benchmark::State& state, const Space& space, const View& V,
+                       const std::string& method, const Operation& operation) {
+  operation();
+  void* const data        = static_cast<void*>(V.data());
+  const std::size_t bytes = V.span() * sizeof(typename View::value_type);
+  std::vector<double> times, ceilings, ratios;
+  for (auto _ : state) {
+    space.fence();
+    Kokkos::Timer timer;
+    operation();
+    space.fence();
+    times.push_back(timer.seconds());
+    state.SetIterationTime(times.back());
+    ceilings.push_back(recur::store_seconds(space, data, bytes, method, 1));
+    ratios.push_back(ceilings.back() / times.back());
+  }
+  return {median(times), median(ceilings), median(ratios)};
 }
 
 // The ceiling: the best store rate for V's allocation (V.span() elements),

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -385,6 +387,48 @@ TEST(StoreCeiling, NamesTheFastestMethodAndOverwritesTheBytes) {
     for (std::size_t i = 0; i < count; ++i) unchanged += h(i) == 3.0f;
     EXPECT_EQ(unchanged, 0);
     EXPECT_GT(recur::copy_seconds(Space{}, V.data(), count * 4, 3), 0);
+  }
+}
+
+// recur::store_seconds runs one of store_ceiling's methods by its name (the
+// perf suite pairs each timed call with one): each that applies stores the
+// bytes; those that need 16-byte words, or a GPU, give 0 where they do not
+// apply; an unknown name is an error that says where the names are.
+TEST(StoreCeiling, EachMethodByItsName) {
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space::memory_space>::accessible;
+  for (const std::size_t count : {std::size_t(1000), std::size_t(1003)}) {
+    Kokkos::View<float*, Space> V("V", count);
+    int applied = 0;
+    for (const char* method : recur::store_methods) {
+      Kokkos::deep_copy(V, 3.0f);
+      const double seconds = recur::store_seconds(Space{}, V.data(), count * 4, method, 1);
+      const std::string name = method;
+      const bool wide        = name == "wide fill" || name == "one-shot wide fill";
+      if ((wide && count % 4 != 0) || (name == "one-shot wide fill" && host)) {
+        EXPECT_EQ(seconds, 0) << name;
+        continue;
+      }
+      if (seconds == 0) {  // (the streamed fill off x86 hosts, memset on some backends)
+        EXPECT_TRUE(name == "streamed fill" || name == "memset") << name;
+        continue;
+      }
+      ++applied;
+      const auto h = to_host(V);
+      int unchanged = 0;
+      for (std::size_t i = 0; i < count; ++i) unchanged += h(i) == 3.0f;
+      EXPECT_EQ(unchanged, 0) << name;
+    }
+    EXPECT_GE(applied, 2);  // kokkos fill and deep_copy apply everywhere
+    const recur::StoreCeiling ceiling = recur::store_ceiling(Space{}, V, 1);
+    EXPECT_GT(recur::store_seconds(Space{}, V.data(), count * 4, ceiling.method, 1), 0);
+  }
+  Kokkos::View<float*, Space> V("V", 16);
+  try {
+    recur::store_seconds(Space{}, V.data(), 64, "fill");
+    ADD_FAILURE() << "no error for an unknown method";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "recur::store_seconds: no store method named \"fill\" (recur::store_methods lists them)");
   }
 }
 

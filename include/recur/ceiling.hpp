@@ -47,6 +47,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -244,32 +245,58 @@ double streamed_fill_seconds(const ExecSpace& space, void* data, std::size_t byt
 
 }  // namespace impl
 
+/// The ways store_ceiling fills the bytes, by the names it reports.
+inline constexpr const char* store_methods[] = {"kokkos fill", "wide fill", "one-shot wide fill",
+                                                "deep_copy", "memset", "streamed fill"};
+
+/// The time of one of store_ceiling's methods (`method`, a name of
+/// store_methods) for the `bytes` bytes at `data`: the median of
+/// `repetitions` fenced runs after a first one, in seconds; 0 where the
+/// method does not apply to this backend or to these bytes (wide fills need
+/// 16-byte alignment and size, the one-shot fill a GPU, the streamed fill an
+/// x86 host). The perf suite times the method that won store_ceiling again
+/// after each timed call, so that each call has its ceiling from the same
+/// moment. Throws std::invalid_argument for another name. Fences `space`.
+template <class ExecSpace>
+double store_seconds(const ExecSpace& space, void* data, std::size_t bytes,
+                     const std::string& method, int repetitions = 7) {
+  const bool wide = reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && bytes % 16 == 0;
+  if (method == "kokkos fill")
+    return impl::strided_fill_seconds<ExecSpace, std::uint32_t>(space, data, bytes, repetitions);
+  if (method == "wide fill")
+    return wide ? impl::strided_fill_seconds<ExecSpace, impl::Word16>(space, data, bytes, repetitions)
+                : 0;
+  if (method == "one-shot wide fill") {
+    if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                              typename ExecSpace::memory_space>::accessible) {
+      return wide ? impl::one_shot_fill_seconds(space, data, bytes, repetitions) : 0;
+    } else {
+      return 0;
+    }
+  }
+  if (method == "deep_copy") {
+    const Kokkos::View<std::uint32_t*, typename ExecSpace::memory_space, Kokkos::MemoryUnmanaged>
+        words(static_cast<std::uint32_t*>(data), bytes / 4);
+    return impl::median_of_fenced_runs(
+        space, [&] { Kokkos::deep_copy(space, words, impl::fill_word); }, repetitions);
+  }
+  if (method == "memset") return impl::memset_seconds(space, data, bytes, repetitions);
+  if (method == "streamed fill") return impl::streamed_fill_seconds(space, data, bytes, repetitions);
+  throw std::invalid_argument("recur::store_seconds: no store method named \"" + method +
+                              "\" (recur::store_methods lists them)");
+}
+
 /// The best store rate of `space` for the `bytes` bytes at `data` (memory
-/// `space` can write, aligned as Kokkos allocates, its contents overwritten).
-/// Fences `space`.
+/// `space` can write, aligned as Kokkos allocates, its contents overwritten):
+/// the fastest of store_methods, each timed by store_seconds. Fences `space`.
 template <class ExecSpace>
 StoreCeiling store_ceiling(const ExecSpace& space, void* data, std::size_t bytes,
                            int repetitions = 7) {
   StoreCeiling best;
-  const auto consider = [&](double seconds, const char* method) {
+  for (const char* method : store_methods) {
+    const double seconds = store_seconds(space, data, bytes, method, repetitions);
     if (seconds > 0 && (best.seconds == 0 || seconds < best.seconds)) best = {seconds, method};
-  };
-  consider(impl::strided_fill_seconds<ExecSpace, std::uint32_t>(space, data, bytes, repetitions),
-           "kokkos fill");
-  if (reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && bytes % 16 == 0) {
-    consider(impl::strided_fill_seconds<ExecSpace, impl::Word16>(space, data, bytes, repetitions),
-             "wide fill");
-    if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                              typename ExecSpace::memory_space>::accessible)
-      consider(impl::one_shot_fill_seconds(space, data, bytes, repetitions), "one-shot wide fill");
   }
-  const Kokkos::View<std::uint32_t*, typename ExecSpace::memory_space, Kokkos::MemoryUnmanaged>
-      words(static_cast<std::uint32_t*>(data), bytes / 4);
-  consider(impl::median_of_fenced_runs(
-               space, [&] { Kokkos::deep_copy(space, words, impl::fill_word); }, repetitions),
-           "deep_copy");
-  consider(impl::memset_seconds(space, data, bytes, repetitions), "memset");
-  consider(impl::streamed_fill_seconds(space, data, bytes, repetitions), "streamed fill");
   return best;
 }
 
