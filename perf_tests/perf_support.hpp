@@ -22,10 +22,12 @@ inline double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
-/// Times `operation` over the benchmark's iterations, after one warm-up call
-/// (coefficient tables, first-call setup), as manual time; returns the median.
-template <class Space, class Operation>
-double run(benchmark::State& state, const Space& space, const Operation& operation) {
+/// The times of `operation` over the benchmark's iterations, after one
+/// warm-up call (coefficient tables, first-call setup), as manual time;
+/// after(seconds) after each timed call, untimed.
+template <class Space, class Operation, class After>
+std::vector<double> timed_calls(benchmark::State& state, const Space& space,
+                                const Operation& operation, const After& after) {
   operation();
   std::vector<double> times;
   for (auto _ : state) {
@@ -35,11 +37,18 @@ double run(benchmark::State& state, const Space& space, const Operation& operati
     space.fence();
     times.push_back(timer.seconds());
     state.SetIterationTime(times.back());
+    after(times.back());
   }
-  return median(times);
+  return times;
 }
 
-/// run()'s times, each timed call followed by one run of the ceiling's
+/// timed_calls' median.
+template <class Space, class Operation>
+double run(benchmark::State& state, const Space& space, const Operation& operation) {
+  return median(timed_calls(state, space, operation, [](double) {}));
+}
+
+/// timed_calls, each timed call followed by one run of the ceiling's
 /// method (`method`, store_ceiling's winner) on the bytes of V
 /// (recur::store_seconds), so that each call is set against a ceiling of
 /// the same moment: a machine's store rate can change between one entry's
@@ -53,20 +62,13 @@ struct PairedTimes {
 template <class Space, class View, class Operation>
 PairedTimes run_paired(benchmark::State& state, const Space& space, const View& V,
                        const std::string& method, const Operation& operation) {
-  operation();
   void* const data        = static_cast<void*>(V.data());
   const std::size_t bytes = V.span() * sizeof(typename View::value_type);
-  std::vector<double> times, ceilings, ratios;
-  for (auto _ : state) {
-    space.fence();
-    Kokkos::Timer timer;
-    operation();
-    space.fence();
-    times.push_back(timer.seconds());
-    state.SetIterationTime(times.back());
+  std::vector<double> ceilings, ratios;
+  const std::vector<double> times = timed_calls(state, space, operation, [&](double seconds) {
     ceilings.push_back(recur::store_seconds(space, data, bytes, method, 1));
-    ratios.push_back(ceilings.back() / times.back());
-  }
+    ratios.push_back(ceilings.back() / seconds);
+  });
   return {median(times), median(ceilings), median(ratios)};
 }
 
