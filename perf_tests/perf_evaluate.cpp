@@ -113,7 +113,7 @@ void columns(benchmark::State& state) {
           }
         });
   };
-  const PairedTimes t          = run_paired(state, space, V, ceiling.method, store);
+  const PairedTimes t         = run_paired(state, space, V, ceiling.method, store);
   state.counters["GBps"]      = double(V.span()) * sizeof(T) / t.seconds / 1e9;
   state.counters["fill_GBps"] = double(V.span()) * sizeof(T) / t.ceiling_seconds / 1e9;
   state.counters["of_fill"]   = t.ceiling_over_call;

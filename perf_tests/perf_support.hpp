@@ -57,7 +57,7 @@ double run(benchmark::State& state, const Space& space, const Operation& operati
 /// 2026-12-08: AVX-512 on AMD Zen 4"). The medians of the calls' times,
 /// of the ceiling's and of the ratios ceiling / call.
 struct PairedTimes {
-  double seconds, ceiling_seconds, ceiling_over_call;
+  double seconds = 0, ceiling_seconds = 0, ceiling_over_call = 0;
 };
 template <class Space, class View, class Operation>
 PairedTimes run_paired(benchmark::State& state, const Space& space, const View& V,
